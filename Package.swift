@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The dependency graph is the data flow: inputs -> engine -> scanner -> reporters -> CLI.
+// A target can only import what it lists, so a reporter cannot reach a buffer and
+// an input cannot reach the matcher.
+let package = Package(
+    name: "keyshape",
+    products: [
+        .executable(name: "keyshape", targets: ["keyshape"]),
+        .executable(name: "keyshape-credentials", targets: ["keyshape-credentials"]),
+        .library(name: "CredentialStore", targets: ["CredentialStore"]),
+    ],
+    targets: [
+        // System C libraries (installed by scripts/bootstrap from Debian packages).
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8",
+                       providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+
+        // Formats and value types.
+        .target(name: "TOML"),
+        .target(name: "ScanCore"),
+
+        // Rules and the matching engine.
+        .target(name: "ScanRules", dependencies: ["CPCRE2", "TOML", "ScanCore"]),
+
+        // Inputs: bytes with provenance.
+        .target(name: "FileInputs", dependencies: ["ScanCore"]),
+
+        // Scanner: inputs -> matcher -> findings.
+        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "CCrypto"]),
+
+        // Reporters: findings -> text.
+        .target(name: "ScanReport", dependencies: ["ScanCore"]),
+
+        // Builtin rules are embedded at build time, without their examples.
+        .executableTarget(name: "EmbedRulesTool", dependencies: ["TOML"], path: "Sources/EmbedRulesTool"),
+        .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["EmbedRulesTool"]),
+
+        .executableTarget(
+            name: "keyshape",
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML"],
+            plugins: ["EmbedRules"]
+        ),
+
+        // Credential store: Secret Service on Linux, Keychain on Apple platforms. Independent
+        // of the scanner; the scanner audits it.
+        .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1",
+                       providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "CredentialStore",
+                dependencies: [.target(name: "CLibSecret", condition: .when(platforms: [.linux]))]),
+        .executableTarget(name: "keyshape-credentials", dependencies: ["CredentialStore"]),
+
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
+        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs"]),
+        .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
+        .testTarget(name: "CLITests", dependencies: ["keyshape"]),
+        .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

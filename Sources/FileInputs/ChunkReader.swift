@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A piece of a file, in a buffer the reader owns and reuses.
+public struct Chunk {
+    public var bytes: UnsafeRawBufferPointer
+    /// Where `bytes` starts in the file.
+    public var fileOffset: Int
+    /// The part of `bytes` this chunk is responsible for: matches starting in it are
+    /// reported here; later bytes are the overlap that the next chunk reports.
+    public var accept: Range<Int>
+    /// Whether the file looked binary (a NUL byte in its first 8 KiB).
+    public var isBinary: Bool
+}
+
+/// Reads a file in bounded, overlapping chunks so memory stays flat however large the
+/// file is, and a secret straddling a chunk boundary is still seen whole by one chunk.
+/// Holes of sparse files are skipped without reading them (they are zeros: no text).
+public final class ChunkReader {
+    public let chunkSize: Int
+    public let overlap: Int
+    private let storage: UnsafeMutableRawBufferPointer
+
+    public struct ReadError: Error { public let message: String }
+
+    public init(chunkSize: Int = 8 << 20, overlap: Int = 64 << 10) {
+        precondition(chunkSize > overlap * 2)
+        self.chunkSize = chunkSize
+        self.overlap = overlap
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+    }
+
+    deinit { storage.deallocate() }
+
+    public static let sniffLength = 8192
+
+    /// Calls `body` for each chunk in file order. Throws (after the chunks read so far)
+    /// when the file cannot be opened or read.
+    public func read(_ entry: FileEntry, _ body: (Chunk) -> Void) throws {
+        let fd = entry.osPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        guard fd >= 0 else { throw ReadError(message: FileWalker.describe(errno)) }
+        defer { close(fd) }
+        // The name was a regular file when listed; make sure it still is (a FIFO swapped
+        // in would block a read forever).
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ReadError(message: "not a regular file")
+        }
+        let mayBeSparse = Int(st.st_size) > chunkSize
+        var isBinary: Bool? = nil
+        var filled = 0          // bytes in storage, from storage[0]
+        var bufferStart = 0     // file offset of storage[0]
+        var position = 0        // next file offset to read
+        var eof = false
+        while true {
+            var holeAhead = false
+            while !eof && filled < chunkSize {
+                if mayBeSparse, let dataStart = ChunkReader.nextData(fd, from: position), dataStart != position {
+                    if filled > 0 { holeAhead = true; break }
+                    if dataStart < 0 { eof = true; break }
+                    guard lseek(fd, off_t(dataStart), SEEK_SET) >= 0 else { throw ReadError(message: FileWalker.describe(errno)) }
+                    position = dataStart
+                    bufferStart = dataStart
+                }
+                let n = systemRead(fd, storage.baseAddress! + filled, chunkSize - filled)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ReadError(message: FileWalker.describe(errno))
+                }
+                if n == 0 { eof = true; break }
+                filled += n
+                position += n
+            }
+            if filled == 0 { return }
+            if isBinary == nil {
+                isBinary = UnsafeRawBufferPointer(rebasing: storage[0..<min(filled, ChunkReader.sniffLength)]).contains(0)
+            }
+            // Nothing contiguous follows after end of file or before a hole: this chunk
+            // answers for all of its bytes.
+            let final = eof || holeAhead
+            let acceptEnd = final ? filled : filled - overlap
+            body(Chunk(bytes: UnsafeRawBufferPointer(rebasing: storage[0..<filled]), fileOffset: bufferStart,
+                       accept: 0..<acceptEnd, isBinary: isBinary!))
+            if eof { return }
+            if holeAhead {
+                filled = 0
+                bufferStart = position
+                continue
+            }
+            storage.baseAddress!.copyMemory(from: storage.baseAddress! + acceptEnd, byteCount: overlap)
+            bufferStart += acceptEnd
+            filled = overlap
+        }
+    }
+
+    /// The next offset holding data at or after `from`, -1 when only a hole remains, nil
+    /// when the file system cannot tell (then everything is read).
+    static func nextData(_ fd: Int32, from: Int) -> Int? {
+        #if os(Linux)
+        let seekData: Int32 = 3  // SEEK_DATA; Glibc hides it behind _GNU_SOURCE
+        let r = lseek(fd, off_t(from), seekData)
+        if r < 0 { return errno == ENXIO ? -1 : nil }
+        // SEEK_DATA moved the file position; put it back where reading continues.
+        if lseek(fd, off_t(from), SEEK_SET) < 0 { return nil }
+        return Int(r)
+        #else
+        return nil
+        #endif
+    }
+}
+
+@inline(__always)
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #else
+    return Darwin.read(fd, buffer, count)
+    #endif
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ScanCore
+
+/// Lists the regular files under the scan roots.
+///
+/// Symlinks are not followed unless asked (and then a directory already on the current
+/// path is never entered twice, so a loop cannot hang the walk); `.git` internals are
+/// skipped; FIFOs, sockets and devices are never opened (reading one could block forever)
+/// and are noted instead.
+public struct FileWalker {
+    public struct Options: Sendable {
+        public var followSymlinks = false
+        public init() {}
+    }
+
+    public struct Result: Sendable {
+        public var files: [FileEntry] = []
+        /// Paths that could not be listed or read: these make the scan incomplete.
+        public var issues: [ScanIssue] = []
+        /// Things passed over on purpose, worth saying but not failures.
+        public var notes: [ScanIssue] = []
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) { self.options = options }
+
+    /// - Parameter roots: paths as the user gave them.
+    /// - Returns: files with display paths relative to their root directory; a file given
+    ///   directly keeps the path as given.
+    public func walk(_ roots: [String]) -> Result {
+        var result = Result()
+        for root in roots {
+            let display = FileWalker.normalize(root)
+            var st = stat()
+            guard stat(root, &st) == 0 else {
+                let err = errno
+                if lstat(root, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
+                    result.issues.append(ScanIssue(path: display, message: "broken symbolic link"))
+                } else {
+                    result.issues.append(ScanIssue(path: display, message: FileWalker.describe(err)))
+                }
+                continue
+            }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR:
+                var ancestors: [DevIno] = [DevIno(st)]
+                walkDirectory(Array(root.utf8CString.dropLast()), relative: "", ancestors: &ancestors, into: &result)
+            case S_IFREG:
+                result.files.append(FileEntry(osPath: Array(root.utf8CString), displayPath: display, size: Int(st.st_size)))
+            default:
+                result.issues.append(ScanIssue(path: display, message: "not a regular file or directory"))
+            }
+        }
+        return result
+    }
+
+    struct DevIno: Equatable {
+        var dev: UInt64
+        var ino: UInt64
+        init(_ st: stat) { dev = UInt64(st.st_dev); ino = UInt64(st.st_ino) }
+    }
+
+    private func walkDirectory(_ dirPath: [CChar], relative: String, ancestors: inout [DevIno], into result: inout Result) {
+        let shown = relative.isEmpty ? "." : relative
+        guard let dir = opendir(dirPath + [0]) else {
+            result.issues.append(ScanIssue(path: shown, message: FileWalker.describe(errno)))
+            return
+        }
+        var names: [[CChar]] = []
+        while let entry = readdir(dir) {
+            let name: [CChar] = withUnsafePointer(to: entry.pointee.d_name) { ptr in
+                ptr.withMemoryRebound(to: CChar.self, capacity: 256) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
+            }
+            if name == [46] || name == [46, 46] { continue }          // . and ..
+            if name == [46, 103, 105, 116] { continue }               // .git: repository internals
+            names.append(name)
+        }
+        closedir(dir)
+        names.sort { $0.lexicographicallyPrecedes($1) }
+
+        for name in names {
+            let childPath = dirPath + [47] + name
+            let nameString = String(decoding: name.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let childRelative = relative.isEmpty ? nameString : relative + "/" + nameString
+            var st = stat()
+            guard lstat(childPath + [0], &st) == 0 else {
+                result.issues.append(ScanIssue(path: childRelative, message: FileWalker.describe(errno)))
+                continue
+            }
+            var mode = st.st_mode & S_IFMT
+            if mode == S_IFLNK {
+                guard options.followSymlinks else { continue }
+                guard stat(childPath + [0], &st) == 0 else {
+                    result.notes.append(ScanIssue(path: childRelative, message: "broken symbolic link skipped"))
+                    continue
+                }
+                mode = st.st_mode & S_IFMT
+            }
+            switch mode {
+            case S_IFDIR:
+                let id = DevIno(st)
+                if ancestors.contains(id) {
+                    result.notes.append(ScanIssue(path: childRelative, message: "symbolic link loop skipped"))
+                    continue
+                }
+                ancestors.append(id)
+                walkDirectory(childPath, relative: childRelative, ancestors: &ancestors, into: &result)
+                ancestors.removeLast()
+            case S_IFREG:
+                result.files.append(FileEntry(osPath: childPath + [0], displayPath: childRelative, size: Int(st.st_size)))
+            default:
+                result.notes.append(ScanIssue(path: childRelative, message: "special file (FIFO, socket or device) skipped"))
+            }
+        }
+    }
+
+    static func normalize(_ path: String) -> String {
+        var p = path
+        while p.hasPrefix("./") { p.removeFirst(2) }
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        return p.isEmpty ? "." : p
+    }
+
+    public static func describe(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file or directory"
+        case EACCES, EPERM: return "permission denied"
+        case ENOTDIR: return "not a directory"
+        case ELOOP: return "too many levels of symbolic links"
+        case EISDIR: return "is a directory"
+        default: return String(cString: strerror(code)).lowercased()
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Everything a reporter needs, and nothing that could hold a secret.
+public struct ScanResult: Sendable {
+    public var findings: [Finding]
+    public var issues: [ScanIssue]
+    public var stats: ScanStats
+    /// The rules that were loaded, for SARIF's `tool.driver.rules`.
+    public var rules: [RuleInfo]
+
+    public init(findings: [Finding] = [], issues: [ScanIssue] = [], stats: ScanStats = ScanStats(), rules: [RuleInfo] = []) {
+        self.findings = findings
+        self.issues = issues
+        self.stats = stats
+        self.rules = rules
+    }
+}
+
+public enum KeyshapeVersion {
+    public static let current = "0.1.0"
+}

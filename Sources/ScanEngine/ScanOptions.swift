@@ -1,0 +1,26 @@
+/// How a scan runs. Everything here comes from flags or the config file.
+public struct ScanOptions: Sendable {
+    /// Worker threads; defaults to the number of cores.
+    public var jobs: Int
+    /// Larger files are not read and are reported as issues.
+    public var maxFileSize: Int = 100 << 20
+    public var followSymlinks = false
+    /// Minimum printable run kept from files that are not text.
+    public var minStringLength = 8
+    /// Fingerprints to leave out of the report.
+    public var baseline: Set<String> = []
+    public var hashKey: String = ""
+    /// Size of the bounded read buffer per worker.
+    public var chunkSize = 8 << 20
+
+    public init(jobs: Int = ScanOptions.coreCount) {
+        self.jobs = max(1, jobs)
+    }
+
+    public static var coreCount: Int { max(1, ProcessInfoShim.activeProcessorCount) }
+}
+
+import Foundation
+enum ProcessInfoShim {
+    static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

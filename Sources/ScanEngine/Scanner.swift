@@ -1,0 +1,80 @@
+import Foundation
+import FileInputs
+import ScanCore
+import ScanRules
+
+/// Scans folders and files: lists them, shares them out to worker threads, and gathers
+/// findings, issues and counters into one sorted result. Never prints.
+public final class Scanner: @unchecked Sendable {
+    public let ruleSet: RuleSet
+    public let options: ScanOptions
+    public let progress = ScanProgress()
+
+    public init(ruleSet: RuleSet, options: ScanOptions) {
+        self.ruleSet = ruleSet
+        self.options = options
+    }
+
+    public func scan(paths: [String]) -> (result: ScanResult, notes: [ScanIssue]) {
+        let started = Date()
+        var walkerOptions = FileWalker.Options()
+        walkerOptions.followSymlinks = options.followSymlinks
+        let listing = FileWalker(options: walkerOptions).walk(paths)
+        progress.filesTotal.store(listing.files.count, ordering: .relaxed)
+
+        // Largest files first, so one big file does not start last and run alone.
+        let files = listing.files.sorted { $0.size > $1.size }
+        let workers = max(1, min(options.jobs, files.count))
+        let next = NSLock()
+        var cursor = 0
+        let results = WorkerResults(count: workers)
+        let ruleSet = self.ruleSet, options = self.options, progress = self.progress
+
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let scanner = FileScanner(ruleSet: ruleSet, options: options, progress: progress)
+            while true {
+                next.lock()
+                let index = cursor
+                cursor += 1
+                next.unlock()
+                guard index < files.count else { break }
+                scanner.scan(files[index])
+                progress.filesDone.add(1, ordering: .relaxed)
+            }
+            results.store(worker, findings: scanner.findings, issues: scanner.issues, stats: scanner.stats)
+        }
+
+        var result = ScanResult(rules: ruleSet.ruleInfos)
+        result.issues = listing.issues
+        for w in 0..<workers {
+            result.findings += results.findings[w]
+            result.issues += results.issues[w]
+            result.stats.add(results.stats[w])
+        }
+        result.findings.sort()
+        result.issues.sort()
+        result.stats.seconds = Date().timeIntervalSince(started)
+        return (result, listing.notes)
+    }
+}
+
+/// Per-worker slots; each worker writes only its own index.
+final class WorkerResults: @unchecked Sendable {
+    var findings: [[Finding]]
+    var issues: [[ScanIssue]]
+    var stats: [ScanStats]
+    let lock = NSLock()
+
+    init(count: Int) {
+        findings = Array(repeating: [], count: count)
+        issues = Array(repeating: [], count: count)
+        stats = Array(repeating: ScanStats(), count: count)
+    }
+
+    func store(_ worker: Int, findings f: [Finding], issues i: [ScanIssue], stats s: ScanStats) {
+        lock.lock(); defer { lock.unlock() }
+        findings[worker] = f
+        issues[worker] = i
+        stats[worker] = s
+    }
+}

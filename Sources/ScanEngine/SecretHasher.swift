@@ -1,0 +1,48 @@
+import CCrypto
+
+/// Computes `secretHash` and `fingerprint`.
+///
+/// `secretHash` is PBKDF2-HMAC-SHA256 of the value with a salt that includes an optional
+/// project key (`[scan] hashKey` in the config, or `KEYSHAPE_HASH_KEY`): the same value
+/// hashes the same everywhere in one project, yet confirming a guessed value costs
+/// `iterations` HMACs per guess, and is impossible without the key when one is set.
+/// Only 64 bits are kept: enough to group findings, too few to be a useful oracle.
+public struct SecretHasher: Sendable {
+    public static let defaultIterations = 20_000
+    let salt: [UInt8]
+    let iterations: Int32
+
+    public init(key: String = "", iterations: Int = SecretHasher.defaultIterations) {
+        salt = Array("keyshape/secret-hash/v1/".utf8) + Array(key.utf8)
+        self.iterations = Int32(clamping: iterations)
+    }
+
+    public func secretHash(_ secret: UnsafeRawBufferPointer) -> String {
+        var out = [UInt8](repeating: 0, count: 8)
+        let password = secret.map { CChar(bitPattern: $0) } + [0]
+        let ok = salt.withUnsafeBufferPointer { saltPtr in
+            PKCS5_PBKDF2_HMAC(password, Int32(password.count - 1), saltPtr.baseAddress, Int32(saltPtr.count),
+                              iterations, EVP_sha256(), Int32(out.count), &out)
+        }
+        precondition(ok == 1, "PBKDF2 failed")  // only on allocation failure inside OpenSSL
+        return SecretHasher.hex(out)
+    }
+
+    /// Rule, path (or binary section) and secret hash: stable when lines move, different
+    /// for the same key in two files so each place can be baselined on its own.
+    public static func fingerprint(rule: String, path: String, section: String?, secretHash: String) -> String {
+        var input = Array("keyshape/fingerprint/v1\u{0}".utf8)
+        input += Array(rule.utf8) + [0] + Array(path.utf8) + [0] + Array((section ?? "").utf8) + [0] + Array(secretHash.utf8)
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        _ = input.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
+        return hex(Array(digest.prefix(8)))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,57 @@
+import ScanCore
+
+/// `--format json` (one object) and `--format jsonl` (one finding a line), as contract.md shows.
+public enum JSONReporter {
+    public static func report(_ result: ScanResult) -> String {
+        let root: JSONWriter.Value = .object([
+            ("tool", .object([("name", .string("keyshape")), ("version", .string(KeyshapeVersion.current))])),
+            ("findings", .array(result.findings.map(finding))),
+            ("errors", .array(result.issues.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })),
+            ("stats", stats(result.stats)),
+        ])
+        return JSONWriter.render(root, pretty: true) + "\n"
+    }
+
+    public static func reportLines(_ result: ScanResult) -> String {
+        result.findings.map { JSONWriter.render(finding($0), pretty: false) + "\n" }.joined()
+    }
+
+    static func stats(_ s: ScanStats) -> JSONWriter.Value {
+        .object([("files", .int(s.files)), ("bytes", .int(s.bytes)), ("commits", .int(s.commits)),
+                 ("blobs", .int(s.blobs)), ("binaries", .int(s.binaries)), ("seconds", .double(s.seconds))])
+    }
+
+    static func finding(_ f: Finding) -> JSONWriter.Value {
+        .object([
+            ("rule", .string(f.rule)),
+            ("description", .string(f.description)),
+            ("fingerprint", .string(f.fingerprint)),
+            ("secretHash", .string(f.secretHash)),
+            ("location", location(f.location)),
+        ])
+    }
+
+    static func location(_ l: Location) -> JSONWriter.Value {
+        var pairs: [(String, JSONWriter.Value)] = [("kind", .string(l.kind.rawValue))]
+        func add(_ key: String, _ value: String?) { if let value { pairs.append((key, .string(value))) } }
+        func add(_ key: String, _ value: Int?) { if let value { pairs.append((key, .int(value))) } }
+        add("commit", l.commit)
+        add("blob", l.blob)
+        add("author", l.author)
+        add("email", l.email)
+        add("date", l.date)
+        add("path", l.path)
+        add("format", l.format)
+        add("arch", l.arch)
+        add("section", l.section)
+        add("fileOffset", l.fileOffset)
+        add("virtualAddress", l.virtualAddress.map { "0x" + String($0, radix: 16) })
+        add("line", l.line)
+        add("column", l.column)
+        add("endLine", l.endLine)
+        add("endColumn", l.endColumn)
+        pairs.append(("byteOffset", .int(l.byteOffset)))
+        pairs.append(("byteLength", .int(l.byteLength)))
+        return .object(pairs)
+    }
+}

@@ -1,0 +1,51 @@
+import ScanCore
+
+/// One finding a line, `path:line:column: rule (description) [fingerprint]`, which
+/// editors and grep understand; binaries as `path:arch:section+0xOFFSET`.
+public enum TextReporter {
+    public static func report(_ result: ScanResult) -> String {
+        result.findings.map { line($0) + "\n" }.joined()
+    }
+
+    public static func line(_ f: Finding) -> String {
+        "\(place(f.location)): \(f.rule) (\(f.description)) [\(f.fingerprint)]"
+    }
+
+    public static func place(_ l: Location) -> String {
+        let path = l.path ?? ""
+        switch l.kind {
+        case .binary:
+            let offset = "0x" + String(l.fileOffset ?? l.byteOffset, radix: 16)
+            var parts = [path]
+            if let arch = l.arch { parts.append(arch) }
+            parts.append((l.section ?? l.format ?? "raw") + "+" + offset)
+            return parts.joined(separator: ":")
+        case .blob:
+            return "blob \(l.blob ?? "")+0x\(String(l.byteOffset, radix: 16))"
+        case .commit:
+            let short = String((l.commit ?? "").prefix(7))
+            return "\(short) \(path):\(l.line ?? 0):\(l.column ?? 0)"
+        case .file, .staged:
+            return "\(path):\(l.line ?? 0):\(l.column ?? 0)"
+        }
+    }
+
+    /// The one-line summary for stderr.
+    public static func summary(_ result: ScanResult) -> String {
+        let s = result.stats
+        let mb = Double(s.bytes) / 1_000_000
+        var parts = ["\(result.findings.count) finding\(result.findings.count == 1 ? "" : "s")"]
+        if !result.issues.isEmpty { parts.append("\(result.issues.count) error\(result.issues.count == 1 ? "" : "s")") }
+        var scanned = "\(s.files) files"
+        if s.binaries > 0 { scanned += " (\(s.binaries) binary)" }
+        if s.commits > 0 { scanned += ", \(s.commits) commits" }
+        if s.blobs > 0 { scanned += ", \(s.blobs) blobs" }
+        scanned += ", " + String(format1(mb)) + " MB in " + String(format1(s.seconds)) + " s"
+        return "keyshape: " + parts.joined(separator: ", ") + "; scanned " + scanned
+    }
+
+    static func format1(_ d: Double) -> String {
+        let r = (d * 10).rounded() / 10
+        return String(r)
+    }
+}

@@ -1,0 +1,108 @@
+/// gitleaks' allowlist: a finding is dropped when the allowlist's checks say so.
+/// With condition OR (the default) any one check that is set and passes allows it;
+/// with AND every check that is set must pass.
+public struct Allowlist: Sendable {
+    public enum Target: String, Sendable { case secret, match, line }
+    public enum Condition: String, Sendable { case or = "OR", and = "AND" }
+
+    public var description: String?
+    public var regexes: [Regex]
+    public var regexTarget: Target
+    public var paths: [Regex]
+    /// Lowercased; the secret containing one (case-insensitively) allows it.
+    public var stopwords: [[UInt8]]
+    public var commits: [String]
+    public var condition: Condition
+    /// For global allowlists: only these rule ids (empty: every rule).
+    public var targetRules: [String]
+
+    public init(description: String? = nil, regexes: [Regex] = [], regexTarget: Target = .secret, paths: [Regex] = [],
+                stopwords: [String] = [], commits: [String] = [], condition: Condition = .or, targetRules: [String] = []) {
+        self.description = description
+        self.regexes = regexes
+        self.regexTarget = regexTarget
+        self.paths = paths
+        self.stopwords = stopwords.map { Array($0.lowercased().utf8) }
+        self.commits = commits
+        self.condition = condition
+        self.targetRules = targetRules
+    }
+
+    public var isEmpty: Bool { regexes.isEmpty && paths.isEmpty && stopwords.isEmpty && commits.isEmpty }
+}
+
+/// What an allowlist is checked against. Byte views into the scanned buffer: nothing is copied.
+public struct AllowlistSubject {
+    public var secret: UnsafeRawBufferPointer
+    public var match: UnsafeRawBufferPointer
+    public var line: UnsafeRawBufferPointer
+    public var path: String?
+    public var commit: String?
+
+    public init(secret: UnsafeRawBufferPointer, match: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer, path: String?, commit: String?) {
+        self.secret = secret
+        self.match = match
+        self.line = line
+        self.path = path
+        self.commit = commit
+    }
+}
+
+extension Allowlist {
+    func allows(_ subject: AllowlistSubject, scratch: MatchScratch) -> Bool {
+        if isEmpty { return false }
+        var checks: [Bool] = []
+        if !commits.isEmpty {
+            checks.append(subject.commit.map { c in commits.contains { !$0.isEmpty && c.hasPrefix($0) } } ?? false)
+        }
+        if !paths.isEmpty {
+            checks.append(subject.path.map { p in paths.contains { $0.matches(p, scratch: scratch) } } ?? false)
+        }
+        if !regexes.isEmpty {
+            let target: UnsafeRawBufferPointer
+            switch regexTarget {
+            case .secret: target = subject.secret
+            case .match: target = subject.match
+            case .line: target = subject.line
+            }
+            checks.append(regexes.contains { r in
+                if case .match = r.firstMatch(in: target, from: 0, scratch: scratch) { return true }
+                return false
+            })
+        }
+        if !stopwords.isEmpty {
+            checks.append(stopwords.contains { ByteSearch.containsCaseInsensitive(subject.secret, $0) })
+        }
+        switch condition {
+        case .or: return checks.contains(true)
+        case .and: return !checks.isEmpty && !checks.contains(false)
+        }
+    }
+}
+
+extension Regex {
+    func matches(_ text: String, scratch: MatchScratch) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buf in
+            if case .match = firstMatch(in: UnsafeRawBufferPointer(buf), from: 0, scratch: scratch) { return true }
+            return false
+        }
+    }
+}
+
+enum ByteSearch {
+    /// ASCII-case-insensitive substring test; `needle` is already lowercase.
+    static func containsCaseInsensitive(_ hay: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+        if needle.isEmpty { return true }
+        if hay.count < needle.count { return false }
+        let last = hay.count - needle.count
+        var i = 0
+        while i <= last {
+            var j = 0
+            while j < needle.count, KeywordIndex.fold(hay[i + j]) == needle[j] { j += 1 }
+            if j == needle.count { return true }
+            i += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,212 @@
+import TOML
+
+/// The parsed content of one rules file (keyshape's or a gitleaks config) or config file.
+public struct RuleFile: Sendable {
+    public var rules: [Rule] = []
+    public var allowlists: [Allowlist] = []
+    /// `[extend] disabledRules`: ids to drop from the combined set.
+    public var disabledRules: [String] = []
+    /// `[extend] useDefault` as written (nil when absent).
+    public var useDefault: Bool?
+    /// Everything under `[scan]` (settings are the config file's business, read by the CLI).
+    public var settings: TOMLTable?
+    public var warnings: [RuleLoadWarning] = []
+
+    public init() {}
+}
+
+/// Reads rule and config files. The schema is gitleaks' where the concept is the same,
+/// so a gitleaks config loads unchanged; `examples` and `negativeExamples` are keyshape's.
+public enum RuleLoader {
+    public enum Kind: Sendable { case rules, config }
+
+    public static func load(text: String, file: String, kind: Kind = .rules) throws -> RuleFile {
+        let table: TOMLTable
+        do {
+            table = try TOMLReader.parse(text, file: file)
+        } catch let error as TOMLError {
+            throw RuleLoadError(SourcePosition(file: error.file, line: error.line, column: error.column), error.message)
+        }
+        return try load(table: table, file: file, kind: kind)
+    }
+
+    public static func load(table: TOMLTable, file: String, kind: Kind = .rules) throws -> RuleFile {
+        var reader = TableReader(file: file)
+        var result = RuleFile()
+        for key in table.keys {
+            let pos = reader.position(table, key)
+            switch key {
+            case "title", "description", "minVersion":
+                break
+            case "extend":
+                let ext = try reader.table(table, key)
+                for k in ext.keys {
+                    switch k {
+                    case "useDefault": result.useDefault = try reader.bool(ext, k)
+                    case "disabledRules": result.disabledRules = try reader.strings(ext, k)
+                    case "path", "url":
+                        reader.warn(ext, k, "`[extend] \(k)` is not followed; pass the base file with --rules instead")
+                    default: reader.warn(ext, k, "unknown key `\(k)` in [extend]")
+                    }
+                }
+            case "rules":
+                if kind == .config {
+                    reader.warn(table, key, "rules in a config file are ignored; pass rule files with --rules")
+                    continue
+                }
+                for value in try reader.tables(table, key) {
+                    result.rules.append(try readRule(value, reader: &reader))
+                }
+            case "allowlist":
+                result.allowlists.append(try readAllowlist(try reader.table(table, key), reader: &reader, global: true))
+            case "allowlists":
+                for value in try reader.tables(table, key) {
+                    result.allowlists.append(try readAllowlist(value, reader: &reader, global: true))
+                }
+            case "scan" where kind == .config:
+                result.settings = try reader.table(table, key)
+            default:
+                _ = pos
+                reader.warn(table, key, "unknown key `\(key)`")
+            }
+        }
+        result.warnings = reader.warnings
+        return result
+    }
+
+    static func readRule(_ t: TOMLTable, reader: inout TableReader) throws -> Rule {
+        let start = SourcePosition(file: reader.file, line: t.position?.line ?? 0, column: t.position?.column ?? 1)
+        guard t["id"] != nil else { throw RuleLoadError(start, "rule has no `id`") }
+        let id = try reader.string(t, "id")
+        guard t["regex"] != nil else {
+            throw RuleLoadError(start, "rule `\(id)` has no `regex` (path-only rules are not supported)")
+        }
+        let pattern = try reader.string(t, "regex")
+        let regex: Regex
+        do {
+            regex = try Regex(pattern)
+        } catch let e as Regex.CompileError {
+            throw RuleLoadError(reader.position(t, "regex"), "rule `\(id)`: invalid regex: \(e.message) at offset \(e.offset)")
+        }
+        var rule = Rule(id: id, description: id, regex: regex, source: start)
+        for key in t.keys {
+            switch key {
+            case "id", "regex": break
+            case "description": rule.description = try reader.string(t, key)
+            case "secretGroup":
+                let g = try reader.integer(t, key)
+                guard g >= 0, g <= regex.captureCount else {
+                    throw RuleLoadError(reader.position(t, key), "rule `\(id)`: secretGroup \(g) but the regex has \(regex.captureCount) groups")
+                }
+                rule.secretGroup = g == 0 && regex.captureCount > 0 ? nil : g
+            case "entropy": rule.entropy = try reader.double(t, key)
+            case "keywords": rule.keywords = try reader.strings(t, key).map { $0.lowercased() }.filter { !$0.isEmpty }
+            case "path":
+                let p = try reader.string(t, key)
+                do { rule.path = try Regex(p) } catch let e as Regex.CompileError {
+                    throw RuleLoadError(reader.position(t, key), "rule `\(id)`: invalid path regex: \(e.message) at offset \(e.offset)")
+                }
+            case "tags": rule.tags = try reader.strings(t, key)
+            case "examples": rule.examples = try reader.strings(t, key)
+            case "negativeExamples": rule.negativeExamples = try reader.strings(t, key)
+            case "allowlists":
+                for a in try reader.tables(t, key) { rule.allowlists.append(try readAllowlist(a, reader: &reader, global: false)) }
+            case "allowlist":
+                rule.allowlists.append(try readAllowlist(try reader.table(t, key), reader: &reader, global: false))
+            default:
+                reader.warn(t, key, "rule `\(id)`: unknown key `\(key)`")
+            }
+        }
+        return rule
+    }
+
+    static func readAllowlist(_ t: TOMLTable, reader: inout TableReader, global: Bool) throws -> Allowlist {
+        var a = Allowlist()
+        for key in t.keys {
+            switch key {
+            case "description": a.description = try reader.string(t, key)
+            case "regexes": a.regexes = try reader.strings(t, key).map { try reader.compile($0, t, key) }
+            case "paths": a.paths = try reader.strings(t, key).map { try reader.compile($0, t, key) }
+            case "stopwords": a.stopwords = try reader.strings(t, key).map { Array($0.lowercased().utf8) }
+            case "commits": a.commits = try reader.strings(t, key).map { $0.lowercased() }
+            case "regexTarget":
+                let v = try reader.string(t, key)
+                guard let target = Allowlist.Target(rawValue: v) else {
+                    throw RuleLoadError(reader.position(t, key), "regexTarget must be secret, match or line")
+                }
+                a.regexTarget = target
+            case "condition":
+                let v = try reader.string(t, key).uppercased()
+                guard let c = Allowlist.Condition(rawValue: v) else {
+                    throw RuleLoadError(reader.position(t, key), "condition must be OR or AND")
+                }
+                a.condition = c
+            case "targetRules" where global: a.targetRules = try reader.strings(t, key)
+            default: reader.warn(t, key, "unknown allowlist key `\(key)`")
+            }
+        }
+        return a
+    }
+}
+
+/// Typed access to TOML values with errors that point at the key.
+struct TableReader {
+    let file: String
+    var warnings: [RuleLoadWarning] = []
+
+    init(file: String) { self.file = file }
+
+    func position(_ t: TOMLTable, _ key: String) -> SourcePosition {
+        let p = t.position(of: key) ?? t.position
+        return SourcePosition(file: file, line: p?.line ?? 0, column: p?.column ?? 1)
+    }
+
+    mutating func warn(_ t: TOMLTable, _ key: String, _ message: String) {
+        warnings.append(RuleLoadWarning(position: position(t, key), message: message))
+    }
+
+    private func mismatch(_ t: TOMLTable, _ key: String, _ expected: String) -> RuleLoadError {
+        RuleLoadError(position(t, key), "`\(key)` must be \(expected), not \(t[key]?.typeName ?? "missing")")
+    }
+
+    func string(_ t: TOMLTable, _ key: String) throws -> String {
+        guard let v = t[key]?.stringValue else { throw mismatch(t, key, "a string") }
+        return v
+    }
+    func bool(_ t: TOMLTable, _ key: String) throws -> Bool {
+        guard let v = t[key]?.boolValue else { throw mismatch(t, key, "a boolean") }
+        return v
+    }
+    func integer(_ t: TOMLTable, _ key: String) throws -> Int {
+        guard let v = t[key]?.integerValue else { throw mismatch(t, key, "an integer") }
+        return Int(v)
+    }
+    func double(_ t: TOMLTable, _ key: String) throws -> Double {
+        guard let v = t[key]?.doubleValue else { throw mismatch(t, key, "a number") }
+        return v
+    }
+    func strings(_ t: TOMLTable, _ key: String) throws -> [String] {
+        guard let items = t[key]?.arrayValue else { throw mismatch(t, key, "an array of strings") }
+        return try items.map { item in
+            guard let s = item.stringValue else { throw mismatch(t, key, "an array of strings") }
+            return s
+        }
+    }
+    func table(_ t: TOMLTable, _ key: String) throws -> TOMLTable {
+        guard let v = t[key]?.tableValue else { throw mismatch(t, key, "a table") }
+        return v
+    }
+    func tables(_ t: TOMLTable, _ key: String) throws -> [TOMLTable] {
+        if let single = t[key]?.tableValue { return [single] }
+        guard let items = t[key]?.arrayValue else { throw mismatch(t, key, "an array of tables") }
+        return try items.map { item in
+            guard let table = item.tableValue else { throw mismatch(t, key, "an array of tables") }
+            return table
+        }
+    }
+    func compile(_ pattern: String, _ t: TOMLTable, _ key: String) throws -> Regex {
+        do { return try Regex(pattern) } catch let e as Regex.CompileError {
+            throw RuleLoadError(position(t, key), "invalid regex in `\(key)`: \(e.message) at offset \(e.offset)")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ScanCore
+
+/// The rules of one scan, compiled once and shared read-only by every worker.
+public final class RuleSet: @unchecked Sendable {
+    public let rules: [Rule]
+    public let allowlists: [Allowlist]
+    let keywordIndex: KeywordIndex
+    /// For each keyword id, the rules that name it.
+    let rulesForKeyword: [[Int]]
+    /// Rules without keywords run on every buffer.
+    let unconditionalRules: [Int]
+    let maxCaptures: Int
+
+    public init(rules: [Rule], allowlists: [Allowlist] = []) {
+        self.rules = rules
+        self.allowlists = allowlists
+        var keywordIds: [String: Int] = [:]
+        var keywords: [String] = []
+        var byKeyword: [[Int]] = []
+        var unconditional: [Int] = []
+        for (index, rule) in rules.enumerated() {
+            if rule.keywords.isEmpty { unconditional.append(index); continue }
+            for k in Set(rule.keywords) {
+                let id: Int
+                if let existing = keywordIds[k] { id = existing } else {
+                    id = keywords.count
+                    keywordIds[k] = id
+                    keywords.append(k)
+                    byKeyword.append([])
+                }
+                byKeyword[id].append(index)
+            }
+        }
+        keywordIndex = KeywordIndex(keywords: keywords)
+        rulesForKeyword = byKeyword
+        unconditionalRules = unconditional
+        var captures = 0
+        for r in rules { captures = max(captures, r.regex.captureCount) }
+        for a in allowlists { for r in a.regexes + a.paths { captures = max(captures, r.captureCount) } }
+        for rule in rules { for a in rule.allowlists { for r in a.regexes + a.paths { captures = max(captures, r.captureCount) } } }
+        maxCaptures = captures
+    }
+
+    public var ruleInfos: [RuleInfo] { rules.map { RuleInfo(id: $0.id, description: $0.description, tags: $0.tags) } }
+
+    /// Combines files in order: a later rule with the same id replaces an earlier one,
+    /// `disabledRules` of any file removes rules, allowlists add up.
+    public static func combining(_ files: [RuleFile], extraAllowlists: [Allowlist] = []) -> (RuleSet, [String]) {
+        var order: [String] = []
+        var byId: [String: Rule] = [:]
+        var notes: [String] = []
+        var disabled = Set<String>()
+        var allowlists: [Allowlist] = []
+        for file in files {
+            for rule in file.rules {
+                if let old = byId[rule.id] {
+                    notes.append("\(rule.source): rule `\(rule.id)` replaces the one from \(old.source.file)")
+                } else {
+                    order.append(rule.id)
+                }
+                byId[rule.id] = rule
+            }
+            disabled.formUnion(file.disabledRules)
+            allowlists += file.allowlists
+        }
+        let rules = order.filter { !disabled.contains($0) }.compactMap { byId[$0] }
+        return (RuleSet(rules: rules, allowlists: allowlists + extraAllowlists), notes)
+    }
+}

@@ -1,0 +1,123 @@
+import CPCRE2
+
+/// A compiled PCRE2 pattern that matches raw bytes (no UTF mode: binary data and invalid
+/// UTF-8 are ordinary input, never undefined behaviour).
+///
+/// The compiled code is immutable after init and PCRE2 allows concurrent matching with
+/// it, so one Regex is shared by every worker; each worker brings its own `MatchScratch`.
+public final class Regex: @unchecked Sendable {
+    let code: OpaquePointer
+    public let pattern: String
+    /// Number of capture groups (group 0, the whole match, not counted).
+    public let captureCount: Int
+    /// Whether PCRE2 JIT-compiled the pattern (false where JIT is unavailable).
+    public let isJIT: Bool
+
+    public struct CompileError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let message: String
+        /// Byte offset in the pattern where PCRE2 gave up.
+        public let offset: Int
+        public var description: String { "\(message) at offset \(offset)" }
+    }
+
+    public init(_ pattern: String, caseless: Bool = false) throws {
+        self.pattern = pattern
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        var options: UInt32 = 0
+        if caseless { options |= UInt32(PCRE2_CASELESS) }
+        let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: buf.count) { ptr in
+                pcre2_compile_8(ptr, buf.count - 1, options, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else {
+            throw CompileError(message: Regex.errorMessage(errorCode), offset: errorOffset)
+        }
+        code = compiled
+        var count: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
+        captureCount = Int(count)
+        isJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    static func errorMessage(_ code: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = pcre2_get_error_message_8(code, &buffer, buffer.count)
+        guard n > 0 else { return "PCRE2 error \(code)" }
+        return String(decoding: buffer[0..<Int(n)], as: UTF8.self)
+    }
+}
+
+/// Per-worker match state: match data sized for the largest pattern, a match context
+/// carrying the limits, and a JIT stack. Reused for every match, never shared.
+public final class MatchScratch {
+    let matchData: OpaquePointer
+    let context: OpaquePointer
+    let jitStack: OpaquePointer?
+    let pairs: Int
+
+    /// - Parameters:
+    ///   - maxCaptures: the largest `captureCount` of the patterns this scratch will run.
+    ///   - matchLimit: PCRE2's backtracking budget per match attempt; exceeding it is an
+    ///     error for that rule and input, never a hang.
+    public init(maxCaptures: Int, matchLimit: UInt32 = 2_000_000, depthLimit: UInt32 = 100_000) {
+        pairs = maxCaptures + 1
+        matchData = pcre2_match_data_create_8(UInt32(pairs), nil)
+        context = pcre2_match_context_create_8(nil)
+        pcre2_set_match_limit_8(context, matchLimit)
+        pcre2_set_depth_limit_8(context, depthLimit)
+        // A larger JIT stack than the 32 KiB default, so long PEM bodies do not run out.
+        jitStack = pcre2_jit_stack_create_8(64 * 1024, 4 * 1024 * 1024, nil)
+        if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
+    }
+
+    deinit {
+        pcre2_match_data_free_8(matchData)
+        pcre2_match_context_free_8(context)
+        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+    }
+}
+
+/// The outcome of one match attempt.
+public enum RegexMatch: Equatable {
+    case noMatch
+    /// Byte ranges of group 0 and each capture group (nil when a group did not take part).
+    case match([Range<Int>?])
+    /// PCRE2 refused to go on: match or depth limit, or another runtime error.
+    case failure(code: Int32, message: String)
+}
+
+extension Regex {
+    /// Finds the first match at or after `start`. Offsets are byte offsets into `buffer`.
+    public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, scratch: MatchScratch) -> RegexMatch {
+        guard start <= buffer.count else { return .noMatch }
+        let subject = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            ?? UnsafePointer<UInt8>(bitPattern: 1)!  // PCRE2 wants non-NULL even for length 0
+        let rc = pcre2_match_8(code, subject, buffer.count, start, 0, scratch.matchData, scratch.context)
+        if rc == PCRE2_ERROR_NOMATCH { return .noMatch }
+        if rc < 0 { return .failure(code: rc, message: Regex.errorMessage(rc)) }
+        let ovector = pcre2_get_ovector_pointer_8(scratch.matchData)!
+        let groups = min(captureCount + 1, scratch.pairs)
+        var ranges: [Range<Int>?] = []
+        ranges.reserveCapacity(groups)
+        for g in 0..<groups {
+            // PCRE2_UNSET is SIZE_MAX, which reads as a negative Int.
+            let lo = Int(truncatingIfNeeded: ovector[2 * g]), hi = Int(truncatingIfNeeded: ovector[2 * g + 1])
+            if lo < 0 || hi < 0 || lo > hi { ranges.append(nil) } else { ranges.append(lo..<hi) }
+        }
+        return .match(ranges)
+    }
+
+    /// Convenience for tests and `rules check`: does the pattern match anywhere in `text`?
+    public func matches(_ text: String) -> Bool {
+        let scratch = MatchScratch(maxCaptures: captureCount)
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buf in
+            if case .match = firstMatch(in: UnsafeRawBufferPointer(buf), from: 0, scratch: scratch) { return true }
+            return false
+        }
+    }
+}

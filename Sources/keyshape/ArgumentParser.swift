@@ -1,0 +1,91 @@
+/// Reads `keyshape COMMAND [FLAGS] [ARGS]` using the flag table.
+enum ArgumentParser {
+    static func parse(_ args: [String]) throws -> Invocation {
+        var inv = Invocation()
+        var rest = ArraySlice(args)
+        guard let first = rest.popFirst() else { return inv }
+        switch first {
+        case "scan": inv.command = .scan
+        case "history": inv.command = .history
+        case "staged": inv.command = .staged
+        case "hook": inv.command = .hook
+        case "version", "--version", "-V": inv.command = .version
+        case "help", "--help", "-h": inv.command = .help; inv.positionals = Array(rest); return inv
+        case "rules":
+            switch rest.popFirst() {
+            case "list": inv.command = .rulesList
+            case "check": inv.command = .rulesCheck
+            case let other:
+                throw UsageError(message: "rules: expected `list` or `check`" + (other.map { ", not `\($0)`" } ?? ""))
+            }
+        default:
+            throw UsageError(message: "unknown command `\(first)`")
+        }
+        var onlyPositionals = false
+        while let arg = rest.popFirst() {
+            if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
+                inv.positionals.append(arg)
+                continue
+            }
+            if arg == "--" { onlyPositionals = true; continue }
+            var name = arg
+            var attached: String? = nil
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                attached = String(arg[arg.index(after: eq)...])
+            } else if !arg.hasPrefix("--") && arg.count > 2 {
+                // -j4 style
+                name = String(arg.prefix(2))
+                attached = String(arg.dropFirst(2))
+            }
+            let flag: Flag? = name.hasPrefix("--")
+                ? FlagTable.flags.first { $0.name == name }
+                : FlagTable.flags.first { $0.short.map { "-\($0)" } == name }
+            guard let flag else { throw UsageError(message: "unknown flag `\(name)` for `keyshape \(inv.command.rawValue)`") }
+            guard flag.commands.contains(inv.command) else {
+                throw UsageError(message: "\(flag.name) does not apply to `keyshape \(inv.command.rawValue)`")
+            }
+            if flag.value != nil {
+                guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(flag.name) needs a value (\(flag.value!))") }
+                try flag.apply(&inv, value)
+            } else {
+                if attached != nil { throw UsageError(message: "\(flag.name) takes no value") }
+                try flag.apply(&inv, "")
+            }
+        }
+        return inv
+    }
+
+    static func help(for command: Invocation.Command?) -> String {
+        var text = """
+        keyshape \(ScanCoreVersion.string): finds key-shaped secrets and reports where they are, never what they are.
+
+        Usage:
+          keyshape scan [PATH ...]     scan files and folders (default: .)
+          keyshape rules list          list the loaded rules
+          keyshape rules check         run every rule's examples and negative examples
+          keyshape version
+
+        """
+        let shown = command.map { c in FlagTable.flags.filter { $0.commands.contains(c) } } ?? FlagTable.flags
+        text += "\nOptions" + (command.map { " of `\($0.rawValue)`" } ?? "") + ":\n"
+        for flag in shown {
+            var left = "  "
+            left += flag.short.map { "-\($0), " } ?? "    "
+            left += flag.name
+            if let v = flag.value { left += " " + v }
+            let pad = max(2, 38 - left.count)
+            text += left + String(repeating: " ", count: pad) + flag.help + "\n"
+        }
+        text += """
+
+        Exit status: 0 nothing found, 1 findings (or --exit-code), 2 usage or configuration
+        error, or the scan could not finish (the report still lists what was found).
+
+        """
+        return text
+    }
+}
+
+import ScanCore
+enum ScanCoreVersion { static var string: String { KeyshapeVersion.current } }

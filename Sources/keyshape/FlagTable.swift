@@ -1,0 +1,72 @@
+/// The one table of flags: it drives parsing, `--help` and the error for an unknown flag,
+/// so the three never disagree.
+struct Flag {
+    let name: String
+    let short: Character?
+    /// Placeholder for the value in help; nil for a switch.
+    let value: String?
+    let help: String
+    let commands: Set<Invocation.Command>
+    let apply: (inout Invocation, String) throws -> Void
+}
+
+enum FlagTable {
+    static let scanning: Set<Invocation.Command> = [.scan, .history, .staged]
+    static let reporting: Set<Invocation.Command> = scanning.union([.rulesList])
+    static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck])
+
+    static let flags: [Flag] = [
+        Flag(name: "--format", short: "f", value: "text|json|jsonl|sarif", help: "report format (default text)", commands: reporting) { inv, v in
+            guard let f = Invocation.Format(rawValue: v) else { throw UsageError(message: "--format: expected text, json, jsonl or sarif") }
+            inv.format = f
+        },
+        Flag(name: "--output", short: "o", value: "FILE", help: "write the report to FILE instead of stdout", commands: reporting) { inv, v in inv.output = v },
+        Flag(name: "--rules", short: nil, value: "PATH", help: "add rules from a TOML file or a folder of them (repeatable; gitleaks configs load as is)", commands: withRules) { inv, v in
+            inv.rulePaths.append(v)
+        },
+        Flag(name: "--no-builtin-rules", short: nil, value: nil, help: "use only the rules given with --rules", commands: withRules) { inv, _ in inv.noBuiltinRules = true },
+        Flag(name: "--config", short: "c", value: "FILE", help: "settings and allowlists (default: .keyshape.toml at the scanned root)", commands: scanning) { inv, v in inv.config = v },
+        Flag(name: "--baseline", short: nil, value: "FILE", help: "do not report findings whose fingerprint is listed in FILE", commands: scanning) { inv, v in inv.baseline = v },
+        Flag(name: "--write-baseline", short: nil, value: "FILE", help: "write the findings' fingerprints (never values) to FILE", commands: scanning) { inv, v in inv.writeBaseline = v },
+        Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning) { inv, v in
+            guard let n = Int32(v), n >= 0, n <= 255 else { throw UsageError(message: "--exit-code: expected a number from 0 to 255") }
+            inv.exitCode = n
+        },
+        Flag(name: "--jobs", short: "j", value: "N", help: "worker threads (default: all cores)", commands: scanning) { inv, v in
+            guard let n = Int(v), n >= 1, n <= 1024 else { throw UsageError(message: "--jobs: expected a number from 1 to 1024") }
+            inv.jobs = n
+        },
+        Flag(name: "--progress", short: nil, value: nil, help: "show progress on stderr (default when stderr is a terminal)", commands: scanning) { inv, _ in inv.progress = true },
+        Flag(name: "--no-progress", short: nil, value: nil, help: "never show progress", commands: scanning) { inv, _ in inv.progress = false },
+        Flag(name: "--max-file-size", short: nil, value: "SIZE", help: "larger files are reported, not scanned (default 100MiB; K, M, G suffixes)", commands: scanning) { inv, v in
+            guard let n = parseSize(v) else { throw UsageError(message: "--max-file-size: expected a size such as 100MiB, 2G or 4096") }
+            inv.maxFileSize = n
+        },
+        Flag(name: "--follow", short: "L", value: nil, help: "follow symbolic links inside folders (loops are detected)", commands: [.scan]) { inv, _ in inv.followSymlinks = true },
+        Flag(name: "--min-string-length", short: nil, value: "N", help: "shortest printable run taken from binary files (default 8)", commands: [.scan]) { inv, v in
+            guard let n = Int(v), n >= 4, n <= 1024 else { throw UsageError(message: "--min-string-length: expected a number from 4 to 1024") }
+            inv.minStringLength = n
+        },
+        Flag(name: "--require-examples", short: nil, value: nil, help: "fail rules with fewer than two examples or negative examples", commands: [.rulesCheck]) { inv, _ in inv.requireExamples = true },
+        Flag(name: "--help", short: "h", value: nil, help: "show help", commands: Set(Invocation.Command.allCases)) { inv, _ in inv.helpRequested = true },
+    ]
+
+    /// Parses `10`, `64K`, `100M`, `100MiB`, `2G`, `2GB` (binary multiples).
+    static func parseSize(_ text: String) -> Int? {
+        var digits = Substring(text)
+        var unit = ""
+        while let last = digits.last, !last.isNumber { unit = String(last) + unit; digits = digits.dropLast() }
+        guard let n = Int(digits), n >= 0 else { return nil }
+        let multiplier: Int
+        switch unit.lowercased() {
+        case "", "b": multiplier = 1
+        case "k", "kb", "kib": multiplier = 1 << 10
+        case "m", "mb", "mib": multiplier = 1 << 20
+        case "g", "gb", "gib": multiplier = 1 << 30
+        case "t", "tb", "tib": multiplier = 1 << 40
+        default: return nil
+        }
+        let (product, overflow) = n.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : product
+    }
+}

@@ -1,0 +1,34 @@
+import ScanEngine
+
+/// Everything the command line said, after parsing.
+struct Invocation {
+    enum Command: String, CaseIterable {
+        case scan, history, staged, hook, rulesList = "rules list", rulesCheck = "rules check", version, help
+    }
+
+    enum Format: String, CaseIterable { case text, json, jsonl, sarif }
+
+    var command: Command = .help
+    var positionals: [String] = []
+    var format: Format = .text
+    var output: String?
+    var rulePaths: [String] = []
+    var noBuiltinRules = false
+    var config: String?
+    var baseline: String?
+    var writeBaseline: String?
+    var exitCode: Int32 = 1
+    var jobs: Int?
+    var progress: Bool?
+    var maxFileSize: Int?
+    var followSymlinks = false
+    var minStringLength: Int?
+    var requireExamples = false
+    var helpRequested = false
+}
+
+/// A command line that cannot be run: printed with a hint, exit status 2.
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import ScanEngine
+
+/// A `files done/total, MB, MB/s` line on stderr, redrawn in place while a scan runs.
+/// It prints counts only: never a path (a file name can itself be sensitive) nor content.
+final class ProgressLine: @unchecked Sendable {
+    private let progress: ScanProgress
+    private let started = Date()
+    private var thread: Thread?
+    private let done = NSCondition()
+    private var finished = false
+
+    init(_ progress: ScanProgress) { self.progress = progress }
+
+    func start() {
+        let t = Thread { [self] in
+            done.lock()
+            while !finished {
+                _ = done.wait(until: Date().addingTimeInterval(0.25))
+                if finished { break }
+                draw()
+            }
+            done.unlock()
+        }
+        thread = t
+        t.start()
+    }
+
+    func stop() {
+        done.lock()
+        finished = true
+        done.signal()
+        done.unlock()
+        Terminal.err("\r\u{1B}[K")
+    }
+
+    private func draw() {
+        let files = progress.filesDone.load(ordering: .relaxed)
+        let total = progress.filesTotal.load(ordering: .relaxed)
+        let mb = Double(progress.bytesDone.load(ordering: .relaxed)) / 1_000_000
+        let rate = mb / max(0.001, Date().timeIntervalSince(started))
+        Terminal.err(String(format: "\r\u{1B}[Kkeyshape: %d/%d files, %.1f MB, %.0f MB/s", files, total, mb, rate))
+    }
+}

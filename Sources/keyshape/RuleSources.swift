@@ -1,0 +1,66 @@
+import Foundation
+import ScanRules
+
+/// Loads the builtin rules (embedded at build time) and the files given with `--rules`.
+enum RuleSources {
+    struct Loaded {
+        var files: [RuleFile]
+        var warnings: [String]
+    }
+
+    static func load(_ inv: Invocation) throws -> Loaded {
+        var files: [RuleFile] = []
+        var warnings: [String] = []
+        if !inv.noBuiltinRules {
+            for (name, text) in BuiltinRules.files {
+                files.append(try RuleLoader.load(text: text, file: "builtin:" + name))
+            }
+        }
+        for path in inv.rulePaths {
+            for file in try tomlFiles(at: path) {
+                let text: String
+                do {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                    guard let decoded = String(data: data, encoding: .utf8) else {
+                        throw UsageError(message: "\(file): not UTF-8 text")
+                    }
+                    text = decoded
+                } catch let e as UsageError { throw e } catch {
+                    throw UsageError(message: "\(file): cannot read (\(FileErrors.describe(error)))")
+                }
+                let loaded = try RuleLoader.load(text: text, file: file)
+                warnings += loaded.warnings.map(\.description)
+                files.append(loaded)
+            }
+        }
+        if files.allSatisfy({ $0.rules.isEmpty }) && inv.command != .rulesCheck {
+            throw UsageError(message: "no rules loaded (--no-builtin-rules needs at least one --rules file with rules)")
+        }
+        return Loaded(files: files, warnings: warnings)
+    }
+
+    /// A file as is; a folder's `*.toml` files, sorted, not recursive.
+    static func tomlFiles(at path: String) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw UsageError(message: "\(path): no such file or directory")
+        }
+        guard isDirectory.boolValue else { return [path] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasSuffix(".toml") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+    }
+}
+
+enum FileErrors {
+    static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code))).lowercased()
+        }
+        switch ns.code {
+        case NSFileReadNoSuchFileError: return "no such file or directory"
+        case NSFileReadNoPermissionError: return "permission denied"
+        default: return "error \(ns.code)"
+        }
+    }
+}

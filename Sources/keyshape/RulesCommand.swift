@@ -1,0 +1,44 @@
+import Foundation
+import ScanCore
+import ScanRules
+
+/// `keyshape rules list` and `keyshape rules check`.
+enum RulesCommand {
+    static func list(_ inv: Invocation) throws -> Int32 {
+        let loaded = try RuleSources.load(inv)
+        for w in loaded.warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        let (set, _) = RuleSet.combining(loaded.files)
+        switch inv.format {
+        case .json, .jsonl, .sarif:
+            var items: [[String: Any]] = []
+            for r in set.rules {
+                items.append(["id": r.id, "description": r.description, "tags": r.tags, "keywords": r.keywords, "regex": r.regex.pattern])
+            }
+            let data = try JSONSerialization.data(withJSONObject: ["rules": items, "count": items.count], options: [.prettyPrinted, .sortedKeys])
+            Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+        case .text:
+            let width = min(40, set.rules.map(\.id.count).max() ?? 0)
+            for r in set.rules {
+                let pad = String(repeating: " ", count: max(1, width + 2 - r.id.count))
+                let tags = r.tags.isEmpty ? "" : "  [" + r.tags.joined(separator: ", ") + "]"
+                Terminal.out(r.id + pad + r.description + tags + "\n")
+            }
+            Terminal.out("\(set.rules.count) rules\n")
+        }
+        return 0
+    }
+
+    static func check(_ inv: Invocation) throws -> Int32 {
+        let loaded = try RuleSources.load(inv)
+        for w in loaded.warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        let problems = RuleChecker.check(files: loaded.files, requireExamples: inv.requireExamples)
+        let rules = loaded.files.reduce(0) { $0 + $1.rules.count }
+        let examples = loaded.files.reduce(0) { $0 + $1.rules.reduce(0) { $0 + $1.examples.count + $1.negativeExamples.count } }
+        for p in problems { Terminal.out("\(p)\n") }
+        if !inv.noBuiltinRules && examples == 0 {
+            Terminal.err("keyshape: note: the builtin rules carry no examples in the binary; run `keyshape rules check --no-builtin-rules --rules Rules/` in a keyshape checkout to run them\n")
+        }
+        Terminal.out("\(rules) rules, \(examples) examples checked, \(problems.count) problem\(problems.count == 1 ? "" : "s")\n")
+        return problems.isEmpty ? 0 : 1
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ScanCore
+import ScanEngine
+import ScanReport
+import ScanRules
+
+/// `keyshape scan [PATH ...]`.
+enum ScanCommand {
+    static func run(_ inv: Invocation) throws -> Int32 {
+        let roots = inv.positionals.isEmpty ? ["."] : inv.positionals
+        let rules = try RuleSources.load(inv)
+        let config = try ConfigFile.load(explicit: inv.config, roots: roots)
+        for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists)
+
+        var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
+        options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
+        options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
+        options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
+        options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
+        if let baseline = inv.baseline { options.baseline = try readBaseline(baseline) }
+
+        let scanner = Scanner(ruleSet: ruleSet, options: options)
+        let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress) : nil
+        progress?.start()
+        let (result, notes) = scanner.scan(paths: roots)
+        progress?.stop()
+        for note in notes { Terminal.err("keyshape: note: \(note)\n") }
+        return try Report.deliver(result, inv)
+    }
+
+    static func readBaseline(_ path: String) throws -> Set<String> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError(message: "\(path): cannot read baseline file")
+        }
+        do { return try BaselineFile.read(data, path: path) } catch let e as BaselineFile.ReadError {
+            throw UsageError(message: e.message)
+        }
+    }
+}
+
+/// Writes the report, the baseline and the summary, and picks the exit status.
+enum Report {
+    static func deliver(_ result: ScanResult, _ inv: Invocation) throws -> Int32 {
+        let body: String
+        switch inv.format {
+        case .text: body = TextReporter.report(result)
+        case .json: body = JSONReporter.report(result)
+        case .jsonl: body = JSONReporter.reportLines(result)
+        case .sarif: body = SARIFReporter.report(result)
+        }
+        var status: Int32 = result.issues.isEmpty ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
+        if let output = inv.output {
+            if !write(body, to: output) { status = 2 }
+        } else {
+            Terminal.out(body)
+        }
+        if let baseline = inv.writeBaseline, !write(BaselineFile.write(result.findings), to: baseline) { status = 2 }
+        if inv.format == .text || inv.output != nil {
+            for issue in result.issues { Terminal.err("keyshape: error: \(issue)\n") }
+        }
+        Terminal.err(TextReporter.summary(result) + "\n")
+        return status
+    }
+
+    static func write(_ text: String, to path: String) -> Bool {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return true
+        } catch {
+            Terminal.err("keyshape: error: \(path): cannot write (\(FileErrors.describe(error)))\n")
+            return false
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ScanCore
+import ScanRules
+
+// A finding's value must never reach a stream: no code path below prints scanned bytes.
+// Reporters get findings (locations and hashes), and errors carry paths and messages.
+
+signal(SIGPIPE, SIG_IGN)
+
+func run() -> Int32 {
+    let args = Array(CommandLine.arguments.dropFirst())
+    do {
+        let inv = try ArgumentParser.parse(args)
+        if inv.helpRequested || inv.command == .help {
+            Terminal.out(ArgumentParser.help(for: inv.command == .help ? nil : inv.command))
+            return 0
+        }
+        switch inv.command {
+        case .scan: return try ScanCommand.run(inv)
+        case .rulesList: return try RulesCommand.list(inv)
+        case .rulesCheck: return try RulesCommand.check(inv)
+        case .version:
+            Terminal.out("keyshape \(KeyshapeVersion.current)\n")
+            return 0
+        case .history, .staged, .hook:
+            throw UsageError(message: "`keyshape \(inv.command.rawValue)` is not available in this build yet")
+        case .help:
+            return 0
+        }
+    } catch let e as UsageError {
+        Terminal.err("keyshape: error: \(e.message)\nRun `keyshape --help` for usage.\n")
+    } catch let e as RuleLoadError {
+        Terminal.err("keyshape: error: \(e)\n")
+    } catch {
+        Terminal.err("keyshape: error: \(error)\n")
+    }
+    return 2
+}
+
+exit(run())

@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+}
+
+/// The keyshape executable SwiftPM built next to this test bundle.
+enum Binary {
+    static let url: URL = {
+        var candidates: [URL] = []
+        let arg0 = URL(fileURLWithPath: CommandLine.arguments[0])
+        candidates.append(arg0.deletingLastPathComponent())
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for dir in candidates {
+            let u = dir.appendingPathComponent("keyshape")
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: u.path, isDirectory: &isDir), !isDir.boolValue { return u }
+        }
+        return Repo.root.appendingPathComponent(".build/debug/keyshape")
+    }()
+}
+
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutData: Data
+}
+
+/// Runs a command with no stdin, collecting both streams; never through a shell.
+@discardableResult
+func runProcess(_ executable: String, _ args: [String], cwd: String? = nil, env: [String: String]? = nil, timeout: TimeInterval = 300) -> Run {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = args
+    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+    if let env { p.environment = env }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try! p.run()
+    final class Box: @unchecked Sendable { var data = Data() }
+    let outBox = Box(), errBox = Box()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    group.enter()
+    DispatchQueue.global().async { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let deadline = Date().addingTimeInterval(timeout)
+    while p.isRunning && Date() < deadline { usleep(10_000) }
+    if p.isRunning { p.terminate(); XCTFail("\(executable) \(args) timed out") }
+    p.waitUntilExit()
+    group.wait()
+    let outData = outBox.data, errData = errBox.data
+    return Run(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+               stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+}
+
+func keyshape(_ args: [String], cwd: String? = nil, env: [String: String]? = nil) -> Run {
+    runProcess(Binary.url.path, args, cwd: cwd, env: env)
+}
+
+final class TempDir {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "keyshape-cli-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+    func write(_ name: String, _ text: String) {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(name)
+        try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: url)
+    }
+    func read(_ name: String) -> String { (try? String(contentsOfFile: path + "/" + name, encoding: .utf8)) ?? "" }
+}
+
+/// Fails when `text` holds `secret` or any 8-byte fragment of it.
+func assertNoFragment(of secret: String, in text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    let bytes = Array(secret.utf8)
+    guard bytes.count >= 8 else { return }
+    for start in 0...(bytes.count - 8) {
+        let fragment = String(decoding: bytes[start..<start + 8], as: UTF8.self)
+        if text.contains(fragment) {
+            XCTFail("\(what) contains an 8-byte fragment of a secret (at secret offset \(start))", file: file, line: line)
+            return
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+import ScanCore
+@testable import ScanEngine
+
+/// Large inputs are read in bounded, overlapping chunks; these use tiny chunks so every
+/// boundary case happens in a small file.
+final class ChunkingTests: XCTestCase {
+    func testSecretsAcrossChunkBoundariesAreFoundOnceWithRightLines() {
+        let tree = TempTree()
+        var text = ""
+        var expected: [(line: Int, offset: Int)] = []
+        var line = 1
+        for i in 0..<400 {
+            if i % 37 == 5 {
+                expected.append((line, text.utf8.count + 2))
+                text += "k=\(TestRules.token)\n"
+            } else {
+                text += String(repeating: "w", count: (i * 7) % 90) + "\n"
+            }
+            line += 1
+        }
+        tree.write("long.txt", text)
+        for chunk in [256, 1000, 4096, 1 << 20] {
+            let r = runScan([tree.path]) { $0.chunkSize = chunk }
+            XCTAssertEqual(r.issues, [])
+            XCTAssertEqual(r.findings.map { $0.location.line! }, expected.map(\.line), "chunk \(chunk)")
+            XCTAssertEqual(r.findings.map { $0.location.byteOffset }, expected.map(\.offset), "chunk \(chunk)")
+            XCTAssertEqual(r.stats.bytes, text.utf8.count, "every byte counted once, chunk \(chunk)")
+        }
+    }
+
+    func testBinaryFileYieldsRawLocationsFromPrintableRuns() {
+        let tree = TempTree()
+        var data = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31) | 0x80 })
+        data[10] = 0
+        let offset = data.count
+        data.append(Data(TestRules.token.utf8))
+        data.append(Data([0, 1, 2, 0xFF]))
+        tree.write("blob.bin", data)
+        let r = runScan([tree.path]) { $0.chunkSize = 1024 }
+        XCTAssertEqual(r.findings.count, 1)
+        let l = r.findings[0].location
+        XCTAssertEqual(l.kind, .binary)
+        XCTAssertEqual(l.format, "raw")
+        XCTAssertEqual(l.fileOffset, offset)
+        XCTAssertNil(l.line)
+        XCTAssertEqual(r.stats.binaries, 1)
+    }
+
+    func testSparseFileHolesAreSkippedAndTheKeyNearTheEndFound() throws {
+        let tree = TempTree()
+        let path = tree.path + "/sparse.img"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let size: UInt64 = 2 << 30
+        let at = size - 4096
+        try handle.seek(toOffset: at)
+        try handle.write(contentsOf: Data("\u{0}key: \(TestRules.token)\u{0}".utf8))
+        try handle.truncate(atOffset: size)
+        try handle.close()
+        let started = Date()
+        let r = runScan([tree.path]) { $0.maxFileSize = 4 << 30 }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 120)
+        XCTAssertEqual(r.issues, [])
+        XCTAssertEqual(r.findings.count, 1)
+        XCTAssertEqual(r.findings.first?.location.fileOffset, Int(at) + 6)
+    }
+}

@@ -1,0 +1,43 @@
+import XCTest
+@testable import ScanRules
+
+final class KeywordIndexTests: XCTestCase {
+    func found(_ index: KeywordIndex, _ text: [UInt8]) -> Set<String> {
+        var seen = [Bool](repeating: false, count: index.keywords.count)
+        var out = Set<String>()
+        var b = text
+        b.withUnsafeMutableBytes { index.scan(UnsafeRawBufferPointer($0), seen: &seen) { out.insert(index.keywords[$0]) } }
+        return out
+    }
+
+    func testCaseInsensitiveAndOverlapping() {
+        let index = KeywordIndex(keywords: ["sk-ant-api03", "ant", "akia", "he", "she", "hers"])
+        XCTAssertEqual(found(index, Array("xx SK-ANT-API03-zz".utf8)), ["sk-ant-api03", "ant"])
+        XCTAssertEqual(found(index, Array("ushers".utf8)), ["she", "he", "hers"])
+        XCTAssertEqual(found(index, Array("nothing here".utf8)), ["he"])
+        XCTAssertEqual(found(index, Array("AkIa".utf8)), ["akia"])
+        XCTAssertEqual(found(index, []), [])
+    }
+
+    func testAgreesWithNaiveSearchOnRandomInput() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("abcAB-_xyz\u{0}".utf8) + [0xC3, 0xFF]
+        for _ in 0..<200 {
+            let keywords = (0..<Int.random(in: 1...12, using: &rng)).map { _ in
+                String(decoding: (0..<Int.random(in: 1...4, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+                    .map { $0 >= 0x80 ? UInt8(ascii: "q") : ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) }, as: UTF8.self)
+            }
+            let text = (0..<Int.random(in: 0...300, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            let index = KeywordIndex(keywords: keywords)
+            let folded = text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            var expected = Set<String>()
+            for k in keywords {
+                let kb = Array(k.utf8)
+                if kb.count <= folded.count, (0...(folded.count - kb.count)).contains(where: { Array(folded[$0..<$0 + kb.count]) == kb }) {
+                    expected.insert(k)
+                }
+            }
+            XCTAssertEqual(found(index, text), expected, "keywords \(keywords)")
+        }
+    }
+}
