@@ -28,8 +28,10 @@ let package = Package(
         // Inputs: bytes with provenance.
         .target(name: "FileInputs", dependencies: ["ScanCore"]),
 
+        .target(name: "GitHistory"),
+
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "CCrypto"]),
+        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "GitHistory", "CCrypto"]),
 
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
@@ -53,6 +55,7 @@ let package = Package(
         .executableTarget(name: "keyshape-credentials", dependencies: ["CredentialStore"]),
 
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),

@@ -1,0 +1,1 @@
+// The git input: repository plumbing through the git binary, run isolated.

@@ -1,0 +1,94 @@
+/// Integer fields out of a header or table that was read in one piece. Every accessor checks its
+/// bounds and throws, so a field that a lying size pushes past the buffer is an error, not a trap.
+struct BinaryReader {
+    let bytes: [UInt8]
+    let bigEndian: Bool
+    /// Names the structure in errors ("Mach-O header", "ELF section header 3").
+    let context: String
+
+    init(_ bytes: [UInt8], bigEndian: Bool, context: String) {
+        self.bytes = bytes
+        self.bigEndian = bigEndian
+        self.context = context
+    }
+
+    var count: Int { bytes.count }
+
+    private func check(_ offset: Int, _ width: Int) throws {
+        guard offset >= 0, width >= 0, offset <= bytes.count, width <= bytes.count - offset else {
+            throw ObjectFileError("\(context): field at byte \(offset) (\(width) bytes) is past its end (\(bytes.count) bytes)")
+        }
+    }
+
+    func u8(_ offset: Int) throws -> UInt8 {
+        try check(offset, 1)
+        return bytes[offset]
+    }
+
+    func u16(_ offset: Int) throws -> UInt16 {
+        try check(offset, 2)
+        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        return bigEndian ? (a << 8 | b) : (b << 8 | a)
+    }
+
+    func u32(_ offset: Int) throws -> UInt32 {
+        try check(offset, 4)
+        var value: UInt32 = 0
+        for i in 0..<4 {
+            let byte = UInt32(bytes[offset + (bigEndian ? i : 3 - i)])
+            value = value << 8 | byte
+        }
+        return value
+    }
+
+    func u64(_ offset: Int) throws -> UInt64 {
+        try check(offset, 8)
+        var value: UInt64 = 0
+        for i in 0..<8 {
+            let byte = UInt64(bytes[offset + (bigEndian ? i : 7 - i)])
+            value = value << 8 | byte
+        }
+        return value
+    }
+
+    /// A fixed-width name field (Mach-O's char[16]): up to the first NUL, sanitized.
+    func fixedName(_ offset: Int, width: Int) throws -> String {
+        try check(offset, width)
+        var end = offset
+        while end < offset + width && bytes[end] != 0 { end += 1 }
+        return SectionName.sanitize(bytes[offset..<end])
+    }
+}
+
+/// Section names come from the file, and the scanner prints them next to findings. Keeping
+/// them short, printable ASCII limits what a crafted name can carry into a report.
+enum SectionName {
+    static let maxLength = 128
+
+    static func sanitize<C: Collection>(_ raw: C) -> String where C.Element == UInt8 {
+        var scalars = String.UnicodeScalarView()
+        for byte in raw.prefix(maxLength) {
+            scalars.append(Unicode.Scalar((0x20...0x7e).contains(byte) ? byte : UInt8(ascii: "?")))
+        }
+        return String(scalars)
+    }
+}
+
+/// Converts untrusted 64-bit (offset, size) pairs to a checked range inside `bounds`.
+enum Checked {
+    /// `base + offset ..< base + offset + size`, or nil when it overflows or leaves `bounds`.
+    static func range(base: Int, offset: UInt64, size: UInt64, within bounds: Range<Int>) -> Range<Int>? {
+        guard let off = Int(exactly: offset), let len = Int(exactly: size) else { return nil }
+        let (start, o1) = base.addingReportingOverflow(off)
+        guard !o1 else { return nil }
+        let (end, o2) = start.addingReportingOverflow(len)
+        guard !o2, start >= bounds.lowerBound, end <= bounds.upperBound else { return nil }
+        return start..<end
+    }
+
+    /// `count * entrySize` as Int, or nil on overflow.
+    static func product(_ count: Int, _ entrySize: Int) -> Int? {
+        let (value, overflow) = count.multipliedReportingOverflow(by: entrySize)
+        return overflow ? nil : value
+    }
+}

@@ -1,0 +1,94 @@
+import FileInputs
+import ScanCore
+import ScanRules
+
+/// A secret found in one buffer, already turned into a position and a hash: the bytes
+/// stay behind in the buffer.
+struct BufferFinding {
+    var ruleIndex: Int
+    /// The secret's span in the buffer.
+    var range: Range<Int>
+    /// Text buffers only (nil for binary buffers).
+    var line: Int?
+    var column: Int?
+    var endLine: Int?
+    var endColumn: Int?
+    var secretHash: String
+}
+
+/// Scans one buffer of any origin (a file chunk, a git blob, a staged file): masks binary
+/// content to printable runs, runs the matcher, drops inline-allowed lines, computes line,
+/// column and secret hash. One per worker thread; its buffers are reused.
+final class BufferScanner {
+    let matcher: Matcher
+    let options: ScanOptions
+    private let hasher: SecretHasher
+    private var hashCache: [[UInt8]: String] = [:]
+    private var maskBuffer: UnsafeMutableRawBufferPointer
+
+    init(ruleSet: RuleSet, options: ScanOptions) {
+        matcher = Matcher(ruleSet: ruleSet)
+        self.options = options
+        hasher = SecretHasher(key: options.hashKey)
+        maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
+    }
+
+    deinit { maskBuffer.deallocate() }
+
+    var rules: [Rule] { matcher.ruleSet.rules }
+
+    /// Whether `bytes` look binary: a NUL byte in the first 8 KiB, as git and ripgrep decide.
+    static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, ChunkReader.sniffLength)]).contains(0)
+    }
+
+    /// - Parameters:
+    ///   - accept: matches starting outside it are left to a neighbouring chunk.
+    ///   - linesBefore: newlines in the input before `buffer` starts.
+    /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
+    @discardableResult
+    func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
+              linesBefore: Int = 0, onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
+        let buffer: UnsafeRawBufferPointer
+        if isBinary {
+            if maskBuffer.count < input.count {
+                maskBuffer.deallocate()
+                maskBuffer = .allocate(byteCount: input.count, alignment: 64)
+            }
+            PrintableRuns.mask(input, into: maskBuffer, minLength: options.minStringLength)
+            buffer = UnsafeRawBufferPointer(rebasing: maskBuffer[0..<input.count])
+        } else {
+            buffer = input
+        }
+        matcher.scan(buffer, context: context, accept: accept, onMatch: { m in
+            // Inline allow markers on the secret's line or the match's first line.
+            let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
+            if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[secretLine])) { return }
+            if !secretLine.contains(m.match.lowerBound) {
+                let matchLine = Matcher.lineRange(containing: m.match.lowerBound, in: buffer)
+                if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[matchLine])) { return }
+            }
+            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret,
+                                        secretHash: hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret])))
+            if !isBinary {
+                let start = TextPosition.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
+                let end = TextPosition.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
+                finding.line = start.line
+                finding.column = start.column
+                finding.endLine = end.line
+                finding.endColumn = end.column
+            }
+            onFinding(finding)
+        }, onFailure: { f in onFailure(f.ruleIndex, f.message) })
+        if isBinary { return 0 }
+        return TextPosition.countNewlines(UnsafeRawBufferPointer(rebasing: buffer[accept ?? 0..<buffer.count]))
+    }
+
+    private func hash(_ secret: UnsafeRawBufferPointer) -> String {
+        let key = Array(secret)
+        if let cached = hashCache[key] { return cached }
+        let h = hasher.secretHash(secret)
+        hashCache[key] = h
+        return h
+    }
+}
