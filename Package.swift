@@ -54,12 +54,17 @@ let package = Package(
                 dependencies: [.target(name: "CLibSecret", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "keyshape-credentials", dependencies: ["CredentialStore"]),
 
+        // Provider client: authenticated requests that never leak the key. Uses the rule
+        // engine to redact key-shaped text.
+        .target(name: "ProviderClient", dependencies: ["CredentialStore", "ScanRules"]),
+
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape"]),
+        .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials"]),
     ],
     swiftLanguageModes: [.v5]

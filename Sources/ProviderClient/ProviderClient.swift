@@ -1,0 +1,1 @@
+// Provider client: requests to AI providers that never carry the key anywhere but its header.
