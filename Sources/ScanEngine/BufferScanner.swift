@@ -25,6 +25,7 @@ final class BufferScanner {
     private let hasher: SecretHasher
     private var hashCache: [[UInt8]: String] = [:]
     private var maskBuffer: UnsafeMutableRawBufferPointer
+    private var lineIndex = TextPosition.LineIndex()
 
     init(ruleSet: RuleSet, options: ScanOptions) {
         matcher = Matcher(ruleSet: ruleSet)
@@ -45,10 +46,11 @@ final class BufferScanner {
     /// - Parameters:
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.
+    ///   - countLines: whether the caller needs the return value (another chunk follows).
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
-              linesBefore: Int = 0, onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
+              linesBefore: Int = 0, countLines: Bool = false, onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
         let buffer: UnsafeRawBufferPointer
         if isBinary {
             if maskBuffer.count < input.count {
@@ -60,6 +62,7 @@ final class BufferScanner {
         } else {
             buffer = input
         }
+        lineIndex.reset()
         matcher.scan(buffer, context: context, accept: accept, onMatch: { m in
             // Inline allow markers on the secret's line or the match's first line.
             let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
@@ -71,8 +74,8 @@ final class BufferScanner {
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret,
                                         secretHash: hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret])))
             if !isBinary {
-                let start = TextPosition.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
-                let end = TextPosition.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
+                let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
+                let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
                 finding.line = start.line
                 finding.column = start.column
                 finding.endLine = end.line
@@ -80,7 +83,7 @@ final class BufferScanner {
             }
             onFinding(finding)
         }, onFailure: { f in onFailure(f.ruleIndex, f.message) })
-        if isBinary { return 0 }
+        if isBinary || !countLines { return 0 }
         return TextPosition.countNewlines(UnsafeRawBufferPointer(rebasing: buffer[accept ?? 0..<buffer.count]))
     }
 

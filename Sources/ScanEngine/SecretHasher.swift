@@ -8,7 +8,7 @@ import CCrypto
 /// `iterations` HMACs per guess, and is impossible without the key when one is set.
 /// Only 64 bits are kept: enough to group findings, too few to be a useful oracle.
 public struct SecretHasher: Sendable {
-    public static let defaultIterations = 20_000
+    public static let defaultIterations = 10_000
     let salt: [UInt8]
     let iterations: Int32
 

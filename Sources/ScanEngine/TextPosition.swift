@@ -1,9 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns byte offsets in a text buffer into 1-based line and column, columns counting
 /// Unicode scalars (UTF-8 continuation bytes do not start a column; invalid UTF-8 counts
 /// a column per byte that is not a continuation byte, which is what an editor shows as
 /// replacement characters).
 enum TextPosition {
     struct LineColumn: Equatable { var line: Int; var column: Int }
+
+    /// Newline offsets of one buffer, built on the first position asked for, so a buffer
+    /// with many findings costs one pass plus a binary search per finding.
+    struct LineIndex {
+        private var newlines: [Int] = []
+        private var built = false
+
+        mutating func reset() { newlines.removeAll(keepingCapacity: true); built = false }
+
+        mutating func locate(_ offset: Int, in buffer: UnsafeRawBufferPointer, linesBefore: Int) -> LineColumn {
+            if !built {
+                let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                var i = 0
+                while i < buffer.count {
+                    // memchr is vectorised; newlines are sparse next to the bytes between them.
+                    guard let hit = memchr(p + i, 0x0A, buffer.count - i) else { break }
+                    let at = UnsafeRawPointer(hit) - UnsafeRawPointer(p)
+                    newlines.append(at)
+                    i = at + 1
+                }
+                built = true
+            }
+            // Number of newlines before `offset`.
+            var lo = 0, hi = newlines.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if newlines[mid] < offset { lo = mid + 1 } else { hi = mid }
+            }
+            let lineStart = lo == 0 ? 0 : newlines[lo - 1] + 1
+            let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var column = 1
+            var j = lineStart
+            while j < offset {
+                if p[j] & 0xC0 != 0x80 { column += 1 }
+                j += 1
+            }
+            return LineColumn(line: linesBefore + lo + 1, column: column)
+        }
+    }
 
     /// - Parameter linesBefore: newlines in the file before `buffer` starts.
     static func locate(_ offset: Int, in buffer: UnsafeRawBufferPointer, linesBefore: Int) -> LineColumn {
@@ -24,11 +69,24 @@ enum TextPosition {
         return LineColumn(line: linesBefore + newlines + 1, column: column)
     }
 
+    /// Counts `\n` bytes eight at a time (SWAR: a byte of `w ^ 0x0a0a…` is zero exactly
+    /// where `w` holds a newline, and the carry-free test below marks zero bytes only).
     static func countNewlines(_ buffer: UnsafeRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        let p = base.assumingMemoryBound(to: UInt8.self)
+        let n = buffer.count
         var count = 0
-        for i in 0..<buffer.count where p[i] == 0x0A { count += 1 }
+        var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while i + 8 <= n {
+            let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ (ones &* 0x0A)
+            let t = ((w & low7) &+ low7) | w
+            count += (~t & high).nonzeroBitCount
+            i += 8
+        }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        while i < n { if p[i] == 0x0A { count += 1 }; i += 1 }
         return count
     }
 }

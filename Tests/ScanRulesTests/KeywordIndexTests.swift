@@ -40,4 +40,23 @@ final class KeywordIndexTests: XCTestCase {
             XCTAssertEqual(found(index, text), expected, "keywords \(keywords)")
         }
     }
+
+    /// Buffers of 1 KiB and more run four interleaved streams; keywords straddling the
+    /// quarter boundaries and sitting at the very ends must still be found.
+    func testLongBuffersAcrossStreamSplits() {
+        var rng = SystemRandomNumberGenerator()
+        let keywords = ["sk-ant-api03", "akia", "ghp_", "xoxb-", "-----begin"]
+        let index = KeywordIndex(keywords: keywords)
+        for _ in 0..<300 {
+            let n = Int.random(in: 1024...6000, using: &rng)
+            var text = (0..<n).map { _ in UInt8.random(in: 0x61...0x7A, using: &rng) }
+            let k = keywords.randomElement(using: &rng)!
+            let kb = Array(k.uppercased().utf8)
+            let quarter = n / 4
+            let spots = [0, n - kb.count, quarter - 2, 2 * quarter - 1, 3 * quarter - kb.count + 1, Int.random(in: 0...(n - kb.count), using: &rng)]
+            let at = max(0, min(n - kb.count, spots.randomElement(using: &rng)!))
+            text.replaceSubrange(at..<at + kb.count, with: kb)
+            XCTAssertTrue(found(index, text).contains(k), "\(k) at \(at) of \(n)")
+        }
+    }
 }

@@ -84,7 +84,7 @@ public enum RuleLoader {
         let pattern = try reader.string(t, "regex")
         let regex: Regex
         do {
-            regex = try Regex(pattern)
+            regex = try Regex(pattern, startLimit: true)
         } catch let e as Regex.CompileError {
             throw RuleLoadError(reader.position(t, "regex"), "rule `\(id)`: invalid regex: \(e.message) at offset \(e.offset)")
         }

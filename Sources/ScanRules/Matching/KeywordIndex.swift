@@ -11,6 +11,8 @@ public struct KeywordIndex: Sendable {
     /// For each state with output: the keyword ids that end there (including via suffix links).
     private let outputs: [[Int32]]
     public let keywords: [String]
+    private let maxKeywordLength: Int
+    private let keywordLengths: [Int]
 
     public init(keywords: [String]) {
         self.keywords = keywords
@@ -68,11 +70,14 @@ public struct KeywordIndex: Sendable {
         for s in 0..<goto.count {
             for c in 0..<classes {
                 let t = Int(goto[s][c])
-                flat[s * classes + c] = UInt32(t) << 1 | (out[t].isEmpty ? 0 : 1)
+                // Pre-multiplied by the row width: the hot loop adds, never multiplies.
+                flat[s * classes + c] = UInt32(t * classes) << 1 | (out[t].isEmpty ? 0 : 1)
             }
         }
         table = flat
         byteClass = classOf
+        maxKeywordLength = patterns.map(\.count).max() ?? 1
+        keywordLengths = patterns.map(\.count)
         classCount = classes
         outputs = out
     }
@@ -84,31 +89,155 @@ public struct KeywordIndex: Sendable {
     /// Returns early once every keyword has been seen.
     public func scan(_ buffer: UnsafeRawBufferPointer, seen: inout [Bool], found: (Int) -> Void) {
         guard !keywords.isEmpty, buffer.count > 0 else { return }
-        var remaining = seen.lazy.filter { !$0 }.count
+        var remaining = 0
+        for s in seen where !s { remaining += 1 }
         if remaining == 0 { return }
+        let n = buffer.count
+        let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let k = classCount
         table.withUnsafeBufferPointer { tablePtr in
             byteClass.withUnsafeBufferPointer { classPtr in
                 let t = tablePtr.baseAddress!, cls = classPtr.baseAddress!
-                let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-                let n = bytes.count
-                let p = bytes.baseAddress!
-                let k = classCount
-                var state: UInt32 = 0
-                var i = 0
-                while i < n {
-                    let entry = t[Int(state) &* k &+ Int(cls[Int(p[i])])]
-                    state = entry >> 1
-                    if entry & 1 != 0 {
-                        for id in outputs[Int(state)] where !seen[Int(id)] {
-                            seen[Int(id)] = true
-                            found(Int(id))
-                            remaining -= 1
-                        }
-                        if remaining == 0 { return }
+                // Reports every keyword ending where `entry` has output (only on hits).
+                func emit(_ entry: UInt32) -> Bool {
+                    for id in outputs[Int(entry >> 1) / k] where !seen[Int(id)] {
+                        seen[Int(id)] = true
+                        found(Int(id))
+                        remaining -= 1
                     }
-                    i &+= 1
+                    return remaining == 0
+                }
+                // One DFA step is a load that depends on the previous one, so one stream is
+                // bound by load latency. Four independent streams over the four quarters of
+                // the buffer (each running past its end by the longest keyword, so nothing
+                // straddling a split is missed) let the CPU overlap them.
+                if n >= 1024 {
+                    let quarter = n / 4
+                    var states: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+                    var i = 0
+                    while i < quarter {
+                        i = KeywordIndex.step4(t, cls, p, quarter, from: i, to: quarter, &states)
+                        if i < quarter {
+                            if states.0 & 1 != 0 && emit(states.0) { return }
+                            if states.1 & 1 != 0 && emit(states.1) { return }
+                            if states.2 & 1 != 0 && emit(states.2) { return }
+                            if states.3 & 1 != 0 && emit(states.3) { return }
+                            i += 1
+                        }
+                    }
+                    // Each stream goes on into the next quarter by the longest keyword
+                    // (the last one to the end), so a keyword across a split is seen whole.
+                    let finals = [states.0, states.1, states.2, states.3]
+                    for stream in 0..<4 {
+                        var s = finals[stream]
+                        var j = (stream + 1) * quarter
+                        let end = stream == 3 ? n : min(n, j + maxKeywordLength - 1)
+                        while j < end {
+                            j = KeywordIndex.step1(t, cls, p, from: j, to: end, &s)
+                            if j < end { if emit(s) { return }; j += 1 }
+                        }
+                    }
+                } else {
+                    var s: UInt32 = 0
+                    var j = 0
+                    while j < n {
+                        j = KeywordIndex.step1(t, cls, p, from: j, to: n, &s)
+                        if j < n { if emit(s) { return }; j += 1 }
+                    }
                 }
             }
         }
+    }
+
+    /// Calls `hit(keywordId, end)` for every occurrence of every keyword, `end` being the
+    /// offset just past it. Occurrences come in no particular order; one found by two
+    /// streams (inside the overlap past a split) is reported once.
+    public func forEachHit(_ buffer: UnsafeRawBufferPointer, _ hit: (Int, Int) -> Void) {
+        guard !keywords.isEmpty, buffer.count > 0 else { return }
+        let n = buffer.count
+        let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let k = classCount
+        table.withUnsafeBufferPointer { tablePtr in
+            byteClass.withUnsafeBufferPointer { classPtr in
+                let t = tablePtr.baseAddress!, cls = classPtr.baseAddress!
+                func emit(_ entry: UInt32, at index: Int) {
+                    for id in outputs[Int(entry >> 1) / k] { hit(Int(id), index + 1) }
+                }
+                var quarter = 0
+                if n >= 1024 {
+                    quarter = n / 4
+                    var states: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+                    var i = 0
+                    while i < quarter {
+                        i = KeywordIndex.step4(t, cls, p, quarter, from: i, to: quarter, &states)
+                        if i < quarter {
+                            if states.0 & 1 != 0 { emit(states.0, at: i) }
+                            if states.1 & 1 != 0 { emit(states.1, at: quarter + i) }
+                            if states.2 & 1 != 0 { emit(states.2, at: 2 * quarter + i) }
+                            if states.3 & 1 != 0 { emit(states.3, at: 3 * quarter + i) }
+                            i += 1
+                        }
+                    }
+                    let finals = [states.0, states.1, states.2, states.3]
+                    for stream in 0..<4 {
+                        var s = finals[stream]
+                        var j = (stream + 1) * quarter
+                        let end = stream == 3 ? n : min(n, j + maxKeywordLength - 1)
+                        while j < end {
+                            j = KeywordIndex.step1(t, cls, p, from: j, to: end, &s)
+                            if j < end {
+                                // Past a split, only keywords that began before it are this
+                                // stream's; the next stream reports the others.
+                                for id in outputs[Int(s >> 1) / k] where stream == 3 || j + 1 - keywordLengths[Int(id)] < (stream + 1) * quarter {
+                                    hit(Int(id), j + 1)
+                                }
+                                j += 1
+                            }
+                        }
+                    }
+                } else {
+                    var s: UInt32 = 0
+                    var j = 0
+                    while j < n {
+                        j = KeywordIndex.step1(t, cls, p, from: j, to: n, &s)
+                        if j < n { emit(s, at: j); j += 1 }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs four streams at `p`, `p + stride`, `p + 2*stride`, `p + 3*stride` from offset
+    /// `from` until one reaches a state with output (returns that offset) or `to`.
+    @inline(never)
+    static func step4(_ t: UnsafePointer<UInt32>, _ cls: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>, _ stride: Int,
+                      from: Int, to: Int, _ states: inout (UInt32, UInt32, UInt32, UInt32)) -> Int {
+        var (s0, s1, s2, s3) = states
+        let p0 = p, p1 = p + stride, p2 = p + 2 * stride, p3 = p + 3 * stride
+        var i = from
+        while i < to {
+            s0 = t[Int(truncatingIfNeeded: s0 >> 1) &+ Int(truncatingIfNeeded: cls[Int(truncatingIfNeeded: p0[i])])]
+            s1 = t[Int(truncatingIfNeeded: s1 >> 1) &+ Int(truncatingIfNeeded: cls[Int(truncatingIfNeeded: p1[i])])]
+            s2 = t[Int(truncatingIfNeeded: s2 >> 1) &+ Int(truncatingIfNeeded: cls[Int(truncatingIfNeeded: p2[i])])]
+            s3 = t[Int(truncatingIfNeeded: s3 >> 1) &+ Int(truncatingIfNeeded: cls[Int(truncatingIfNeeded: p3[i])])]
+            if (s0 | s1 | s2 | s3) & 1 != 0 { break }
+            i &+= 1
+        }
+        states = (s0, s1, s2, s3)
+        return i
+    }
+
+    @inline(never)
+    static func step1(_ t: UnsafePointer<UInt32>, _ cls: UnsafePointer<UInt8>, _ p: UnsafePointer<UInt8>,
+                      from: Int, to: Int, _ state: inout UInt32) -> Int {
+        var s = state
+        var i = from
+        while i < to {
+            s = t[Int(truncatingIfNeeded: s >> 1) &+ Int(truncatingIfNeeded: cls[Int(truncatingIfNeeded: p[i])])]
+            if s & 1 != 0 { break }
+            i &+= 1
+        }
+        state = s
+        return i
     }
 }

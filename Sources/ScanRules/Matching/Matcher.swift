@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A rule that fired: which rule, and where the secret and the whole match are, as byte
 /// ranges of the buffer. The engine's whole output; it holds no copy of the bytes.
 public struct RuleMatch: Sendable, Hashable {
@@ -26,18 +32,31 @@ public struct MatchContext: Sendable {
 
 /// Turns one buffer into matches. One per worker thread: it owns the PCRE2 match data and
 /// the keyword bookkeeping, which are reused for every buffer.
+///
+/// Rules run only near their keywords: one pass finds every keyword occurrence, and a
+/// rule's regex is tried only at start positions on the keyword's line, from at most
+/// `lookBehind` bytes before the keyword to at most `lookAhead` bytes after it. The match
+/// itself may run on past that, across lines (PCRE2's offset limit bounds where a match
+/// starts, not where it ends), so a PEM block starting at its keyword is found whole.
+/// Gitleaks-style patterns that begin with an optional identifier prefix would otherwise
+/// try a match at every byte of every buffer that mentions "key" or "token".
 public final class Matcher {
     public let ruleSet: RuleSet
     let scratch: MatchScratch
-    private var seen: [Bool]
-    private var candidates: [Bool]
-    private var candidateList: [Int] = []
+    public static let lookBehind = 512
+    public static let lookAhead = 256
+
+    private struct Window: Comparable {
+        var rule: Int32
+        var lo: Int
+        var hi: Int
+        static func < (a: Window, b: Window) -> Bool { a.rule != b.rule ? a.rule < b.rule : a.lo < b.lo }
+    }
+    private var windows: [Window] = []
 
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = MatchScratch(maxCaptures: ruleSet.maxCaptures)
-        seen = [Bool](repeating: false, count: ruleSet.keywordIndex.keywords.count)
-        candidates = [Bool](repeating: false, count: ruleSet.rules.count)
     }
 
     /// Scans `buffer`. `accept` limits which match starts are reported (used when a large
@@ -45,43 +64,65 @@ public final class Matcher {
     public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
-        for i in 0..<seen.count { seen[i] = false }
-        candidateList.removeAll(keepingCapacity: true)
-        set.keywordIndex.scan(buffer, seen: &seen) { keyword in
-            for r in set.rulesForKeyword[keyword] where !candidates[r] {
-                candidates[r] = true
-                candidateList.append(r)
+        windows.removeAll(keepingCapacity: true)
+        let n = buffer.count
+        let base = buffer.baseAddress
+        set.keywordIndex.forEachHit(buffer) { keyword, end in
+            let start = end - set.keywordIndex.keywords[keyword].utf8.count
+            var lo = max(0, start - Matcher.lookBehind)
+            var back = start
+            while back > lo && buffer[back - 1] != 0x0A { back -= 1 }
+            lo = back
+            var hi = min(n, end + Matcher.lookAhead)
+            if hi > end, let nl = memchr(base! + end, 0x0A, hi - end) {
+                hi = UnsafeRawPointer(nl) - base!
             }
+            for r in set.rulesForKeyword[keyword] { windows.append(Window(rule: Int32(r), lo: lo, hi: hi)) }
         }
-        candidateList += set.unconditionalRules
-        candidateList.sort()
-        for r in candidateList {
-            candidates[r] = false
-            run(ruleIndex: r, buffer: buffer, context: context, accept: accept, onMatch: onMatch, onFailure: onFailure)
+        for r in set.unconditionalRules { windows.append(Window(rule: Int32(r), lo: 0, hi: n)) }
+        if windows.isEmpty { return }
+        windows.sort()
+        var i = 0
+        while i < windows.count {
+            let rule = Int(windows[i].rule)
+            var spans: [Range<Int>] = []
+            var lo = windows[i].lo, hi = windows[i].hi
+            i += 1
+            while i < windows.count && Int(windows[i].rule) == rule {
+                if windows[i].lo <= hi { hi = max(hi, windows[i].hi) } else { spans.append(lo..<hi); lo = windows[i].lo; hi = windows[i].hi }
+                i += 1
+            }
+            spans.append(lo..<hi)
+            run(ruleIndex: rule, spans: spans, buffer: buffer, context: context, accept: accept, onMatch: onMatch, onFailure: onFailure)
         }
     }
 
-    private func run(ruleIndex: Int, buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
+    private func run(ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let rule = ruleSet.rules[ruleIndex]
         if let pathRegex = rule.path, let path = context.path, !pathRegex.matches(path, scratch: scratch) { return }
-        var start = 0
-        let end = accept?.upperBound ?? buffer.count
-        while start <= buffer.count {
-            switch rule.regex.firstMatch(in: buffer, from: start, scratch: scratch) {
-            case .noMatch:
-                return
-            case .failure(_, let message):
-                onFailure(RuleFailure(ruleIndex: ruleIndex, message: message))
-                return
-            case .match(let groups):
-                guard let whole = groups[0] else { return }
-                start = whole.isEmpty ? whole.upperBound + 1 : whole.upperBound
-                if whole.lowerBound >= end { return }
-                if let accept, !accept.contains(whole.lowerBound) { continue }
-                guard let secret = secretRange(rule, groups), !secret.isEmpty else { continue }
-                if !passes(rule, secret: secret, match: whole, buffer: buffer, context: context) { continue }
-                onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole))
+        let acceptEnd = accept?.upperBound ?? buffer.count
+        var lastEnd = 0
+        for span in spans {
+            // Matches never overlap: a span starting inside the previous match starts after it.
+            var start = max(span.lowerBound, lastEnd)
+            while start <= span.upperBound && start < acceptEnd {
+                switch rule.regex.firstMatch(in: buffer, from: start, startLimit: span.upperBound, scratch: scratch) {
+                case .noMatch:
+                    start = span.upperBound + 1
+                case .failure(_, let message):
+                    onFailure(RuleFailure(ruleIndex: ruleIndex, message: message))
+                    return
+                case .match(let groups):
+                    guard let whole = groups[0] else { return }
+                    start = whole.isEmpty ? whole.upperBound + 1 : whole.upperBound
+                    lastEnd = start
+                    if whole.lowerBound >= acceptEnd { return }
+                    if let accept, !accept.contains(whole.lowerBound) { continue }
+                    guard let secret = secretRange(rule, groups), !secret.isEmpty else { continue }
+                    if !passes(rule, secret: secret, match: whole, buffer: buffer, context: context) { continue }
+                    onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole))
+                }
             }
         }
     }

@@ -41,6 +41,18 @@ public final class RuleSet: @unchecked Sendable {
         maxCaptures = captures
     }
 
+    /// Whether a global allowlist drops every finding in `path` whatever the content: one
+    /// with only `paths` set and aimed at every rule. Such files need not be read at all.
+    public func allowsWholeFile(_ path: String, scratch: MatchScratch) -> Bool {
+        allowlists.contains { a in
+            a.targetRules.isEmpty && !a.paths.isEmpty && a.regexes.isEmpty && a.stopwords.isEmpty && a.commits.isEmpty
+                && a.paths.contains { $0.matches(path, scratch: scratch) }
+        }
+    }
+
+    /// Match state for `allowsWholeFile` (one per thread).
+    public func makeScratch() -> MatchScratch { MatchScratch(maxCaptures: maxCaptures) }
+
     public var ruleInfos: [RuleInfo] { rules.map { RuleInfo(id: $0.id, description: $0.description, tags: $0.tags) } }
 
     /// Combines files in order: a later rule with the same id replaces an earlier one,

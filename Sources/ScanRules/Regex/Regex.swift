@@ -20,12 +20,18 @@ public final class Regex: @unchecked Sendable {
         public var description: String { "\(message) at offset \(offset)" }
     }
 
-    public init(_ pattern: String, caseless: Bool = false) throws {
+    /// Whether matches can be asked to start no later than a given offset (rules use this:
+    /// the matcher searches only near keyword hits, yet a match may extend past that).
+    public let supportsStartLimit: Bool
+
+    public init(_ pattern: String, caseless: Bool = false, startLimit: Bool = false) throws {
         self.pattern = pattern
+        supportsStartLimit = startLimit
         var errorCode: Int32 = 0
         var errorOffset: Int = 0
         var options: UInt32 = 0
         if caseless { options |= UInt32(PCRE2_CASELESS) }
+        if startLimit { options |= UInt32(PCRE2_USE_OFFSET_LIMIT) }
         let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: buf.count) { ptr in
                 pcre2_compile_8(ptr, buf.count - 1, options, &errorCode, &errorOffset, nil)
@@ -92,8 +98,14 @@ public enum RegexMatch: Equatable {
 
 extension Regex {
     /// Finds the first match at or after `start`. Offsets are byte offsets into `buffer`.
-    public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, scratch: MatchScratch) -> RegexMatch {
+    /// - Parameter startLimit: the match must start at or before this offset (needs a
+    ///   pattern compiled with `startLimit: true`); nil for no limit.
+    public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil, scratch: MatchScratch) -> RegexMatch {
         guard start <= buffer.count else { return .noMatch }
+        // The context is shared by every pattern a worker runs: always set the limit, to
+        // PCRE2_UNSET (SIZE_MAX, no limit) unless this pattern asked for one, since a stale
+        // limit makes PCRE2 refuse patterns compiled without PCRE2_USE_OFFSET_LIMIT.
+        pcre2_set_offset_limit_8(scratch.context, supportsStartLimit ? (startLimit ?? Int(bitPattern: UInt.max)) : Int(bitPattern: UInt.max))
         let subject = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
             ?? UnsafePointer<UInt8>(bitPattern: 1)!  // PCRE2 wants non-NULL even for length 0
         let rc = pcre2_match_8(code, subject, buffer.count, start, 0, scratch.matchData, scratch.context)
