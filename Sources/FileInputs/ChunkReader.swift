@@ -14,6 +14,8 @@ public struct Chunk {
     public var accept: Range<Int>
     /// Whether the file looked binary (a NUL byte in its first 8 KiB).
     public var isBinary: Bool
+    /// Whether this is the file's last chunk.
+    public var isLast: Bool
 }
 
 /// Reads a file in bounded, overlapping chunks so memory stays flat however large the
@@ -83,7 +85,7 @@ public final class ChunkReader {
             let final = eof || holeAhead
             let acceptEnd = final ? filled : filled - overlap
             body(Chunk(bytes: UnsafeRawBufferPointer(rebasing: storage[0..<filled]), fileOffset: bufferStart,
-                       accept: 0..<acceptEnd, isBinary: isBinary!))
+                       accept: 0..<acceptEnd, isBinary: isBinary!, isLast: eof))
             if eof { return }
             if holeAhead {
                 filled = 0

@@ -31,8 +31,8 @@ public struct ObjectSlice: Sendable, Equatable {
     /// `armv7s`, `armv7k`, `arm64_32`, `i386`, `ppc`, `ppc64`; ELF `x86_64`, `i386`, `arm`,
     /// `arm64` (EM_AARCH64, named like Mach-O so one arch filter fits both), `riscv64`,
     /// `ppc64`, `ppc64le`, `s390x`, `mips`, ... Unknown CPUs are `cputype-N` / `em-N`.
-    /// nil for raw data, and for a fat slice that is not itself Mach-O only when the fat
-    /// header's CPU type is missing (it never is: such slices keep the fat header's arch).
+    /// A fat slice that is not Mach-O (a static library's archive) takes the fat header's
+    /// CPU type and has format `.raw`. nil for raw files.
     public var arch: String?
     /// The slice in the file; the whole file when thin.
     public var fileRange: Range<Int>

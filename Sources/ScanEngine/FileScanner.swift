@@ -1,4 +1,5 @@
 import FileInputs
+import ObjectFiles
 import ScanCore
 import ScanRules
 
@@ -9,6 +10,9 @@ final class FileScanner {
     let reader: ChunkReader
     let options: ScanOptions
     let progress: ScanProgress?
+
+    private var decoded: [UInt8] = []
+    private var runs: [UTF16Runs.Run] = []
 
     var findings: [Finding] = []
     var issues: [ScanIssue] = []
@@ -30,22 +34,33 @@ final class FileScanner {
         var linesBefore = 0
         var failedRules = Set<Int>()
         var binary = false
+        var layout: BinaryLayout? = nil
         let context = MatchContext(path: entry.displayPath)
+        let onFailure = { (ruleIndex: Int, message: String) in
+            if failedRules.insert(ruleIndex).inserted {
+                let id = self.scanner.rules[ruleIndex].id
+                self.issues.append(ScanIssue(path: entry.displayPath,
+                                             message: "rule `\(id)` gave up (\(message)); that rule's results for this file are incomplete"))
+            }
+        }
         do {
             try reader.read(entry) { chunk in
                 binary = chunk.isBinary
                 stats.bytes += chunk.accept.count
                 progress?.bytesDone.add(chunk.accept.count, ordering: .relaxed)
+                if chunk.isBinary && layout == nil {
+                    // Known object formats are told apart by magic number, never by name.
+                    let (loaded, problem) = BinaryLayout.load(entry, firstBytes: chunk.bytes)
+                    layout = loaded
+                    if let problem { issues.append(ScanIssue(path: entry.displayPath, message: problem)) }
+                }
                 linesBefore += scanner.scan(chunk.bytes, isBinary: chunk.isBinary, context: context, accept: chunk.accept,
-                                            linesBefore: linesBefore, onFinding: { f in
-                    record(f, chunk: chunk, entry: entry)
-                }, onFailure: { ruleIndex, message in
-                    if failedRules.insert(ruleIndex).inserted {
-                        let id = scanner.rules[ruleIndex].id
-                        issues.append(ScanIssue(path: entry.displayPath,
-                                                message: "rule `\(id)` gave up (\(message)); that rule's results for this file are incomplete"))
-                    }
-                })
+                                            linesBefore: linesBefore, countLines: !chunk.isLast,
+                                            onFinding: { f in
+                    record(f, fileOffset: chunk.fileOffset + f.range.lowerBound, length: f.range.count,
+                           binary: chunk.isBinary ? layout : nil, entry: entry)
+                }, onFailure: onFailure)
+                if chunk.isBinary, let layout { scanUTF16(chunk, layout: layout, entry: entry, context: context, onFailure: onFailure) }
             }
             stats.files += 1
             if binary { stats.binaries += 1 }
@@ -56,16 +71,37 @@ final class FileScanner {
         }
     }
 
-    private func record(_ f: BufferFinding, chunk: Chunk, entry: FileEntry) {
+    /// Text that toolchains store as UTF-16LE (CFString literals, `__ustring`, resources):
+    /// decoded to ASCII and matched like any other text, reported at its bytes in the file.
+    private func scanUTF16(_ chunk: Chunk, layout: BinaryLayout, entry: FileEntry, context: MatchContext,
+                           onFailure: (Int, String) -> Void) {
+        decoded.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+        UTF16Runs.extract(chunk.bytes, baseOffset: chunk.fileOffset, minLength: options.minStringLength, into: &decoded, runs: &runs)
+        guard !runs.isEmpty else { return }
+        let runs = self.runs
+        decoded.withUnsafeBytes { buffer in
+            scanner.scan(buffer, isBinary: false, context: context, onFinding: { f in
+                // The run holding the secret's first decoded byte (runs are in decoded order).
+                var lo = 0, hi = runs.count
+                while lo < hi { let mid = (lo + hi) / 2; if runs[mid].decodedRange.upperBound <= f.range.lowerBound { lo = mid + 1 } else { hi = mid } }
+                guard lo < runs.count, runs[lo].decodedRange.contains(f.range.lowerBound) else { return }
+                let fileOffset = runs[lo].fileOffset(ofDecoded: f.range.lowerBound)
+                // Only runs starting in this chunk's own bytes; the overlap belongs to the next.
+                guard chunk.accept.contains(runs[lo].fileOffset - chunk.fileOffset) else { return }
+                record(f, fileOffset: fileOffset, length: 2 * f.range.count, binary: layout, entry: entry)
+            }, onFailure: onFailure)
+        }
+    }
+
+    private func record(_ f: BufferFinding, fileOffset absolute: Int, length: Int, binary layout: BinaryLayout?, entry: FileEntry) {
         let rule = scanner.rules[f.ruleIndex]
-        let absolute = chunk.fileOffset + f.range.lowerBound
         var location: Location
-        if chunk.isBinary {
-            location = Location(kind: .binary, path: entry.displayPath, byteOffset: absolute, byteLength: f.range.count)
-            location.format = "raw"
-            location.fileOffset = absolute
+        if let layout {
+            location = Location(kind: .binary, path: entry.displayPath, byteOffset: absolute, byteLength: length)
+            layout.describe(absolute, into: &location)
         } else {
-            location = Location(kind: .file, path: entry.displayPath, byteOffset: absolute, byteLength: f.range.count)
+            location = Location(kind: .file, path: entry.displayPath, byteOffset: absolute, byteLength: length)
             location.line = f.line
             location.column = f.column
             location.endLine = f.endLine

@@ -1,0 +1,129 @@
+// libFuzzer harness for the ObjectFiles parsers (Mach-O thin and fat, ELF) and UTF16Runs.
+//
+// Build (Linux, from the package root; libFuzzer ships with the toolchain's clang runtime).
+// A separate scratch path keeps the instrumented build apart from the normal one:
+//
+//   swift build -c debug --scratch-path .build/fuzz --product ObjectFilesFuzzer \
+//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -DOBJECTFILES_LIBFUZZER
+//
+// Run: one harness serves both formats; the seed corpus decides which parser libFuzzer
+// explores (a mutation that breaks the magic number falls to the trivial raw path and is not
+// kept). Generated corpora go outside the repository; the committed seeds stay read-only.
+//
+//   mkdir -p /tmp/corpus-macho /tmp/corpus-elf
+//   .build/fuzz/debug/ObjectFilesFuzzer /tmp/corpus-macho Fixtures/fuzz/macho \
+//       -max_total_time=600 -timeout=10 -rss_limit_mb=1024
+//   .build/fuzz/debug/ObjectFilesFuzzer /tmp/corpus-elf Fixtures/fuzz/elf \
+//       -max_total_time=600 -timeout=10 -rss_limit_mb=1024
+//
+// A failing input is written to ./crash-<sha1>; once fixed, add it to Fixtures/fuzz/<format>/
+// so ObjectFilesTests/FuzzSeedReplayTests replays it on every test run.
+//
+// Why an @main that calls LLVMFuzzerRunDriver instead of letting libFuzzer's own main run:
+// SwiftPM links every executable with `--defsym main=<Target>_main` (testable executables),
+// so a harness without an entry point fails to link ("undefined symbol
+// ObjectFilesFuzzer_main", swiftlang/swift#75800), and `-parse-as-library` alone does not
+// help. An @main makes SwiftPM parse the file as a library and emit that symbol; under
+// OBJECTFILES_LIBFUZZER it hands control to libFuzzer's driver, exactly as libFuzzer's main
+// would. Without the flag the same target is a plain replay tool that runs each file given
+// on the command line through the harness, so a plain `swift build` of the package links,
+// and crash inputs can be reproduced without libFuzzer:
+//
+//   swift build --product ObjectFilesFuzzer && .build/debug/ObjectFilesFuzzer crash-*
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ObjectFiles
+
+#if OBJECTFILES_LIBFUZZER
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+#endif
+
+@main
+enum ObjectFilesFuzzer {
+    static func main() {
+        #if OBJECTFILES_LIBFUZZER
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) })
+        #else
+        for path in CommandLine.arguments.dropFirst() {
+            guard let file = fopen(path, "rb") else {
+                fputs("ObjectFilesFuzzer: cannot open \(path)\n", stderr)
+                exit(2)
+            }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = fread(&buffer, 1, buffer.count, file)
+                if n <= 0 { break }
+                bytes += buffer[0..<n]
+            }
+            fclose(file)
+            _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress, $0.count) }
+            print("ObjectFilesFuzzer: \(path): ok (\(bytes.count) bytes)")
+        }
+        #endif
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let source = MemoryByteSource(bytes)
+    _ = ObjectFileParser.sniff(Array(bytes.prefix(ObjectFileParser.sniffLength)))
+
+    if let map = try? ObjectFileParser.parse(source) {
+        checkInvariants(map, size: size)
+    }
+
+    var decoded: [UInt8] = []
+    var runs: [UTF16Runs.Run] = []
+    bytes.withUnsafeBytes { UTF16Runs.extract($0, baseOffset: 0, minLength: 4, into: &decoded, runs: &runs) }
+    for run in runs {
+        // Every decoded byte must come from a low byte of the input it claims to.
+        for index in run.decodedRange {
+            let offset = run.fileOffset(ofDecoded: index)
+            precondition(offset >= 0 && offset + 1 < size && bytes[offset] == decoded[index] && bytes[offset + 1] == 0)
+        }
+    }
+    return 0
+}
+
+/// What the scanner relies on: every region lies inside its slice and the file, and locate
+/// answers for any offset without trapping and only with a region that holds the offset.
+private func checkInvariants(_ map: ObjectMap, size: Int) {
+    for slice in map.slices {
+        precondition(slice.fileRange.lowerBound >= 0 && slice.fileRange.upperBound <= size)
+        for region in slice.sections + slice.segments {
+            precondition(!region.fileRange.isEmpty)
+            precondition(region.fileRange.lowerBound >= slice.fileRange.lowerBound)
+            precondition(region.fileRange.upperBound <= slice.fileRange.upperBound)
+        }
+        precondition(zip(slice.sections, slice.sections.dropFirst()).allSatisfy {
+            $0.fileRange.lowerBound <= $1.fileRange.lowerBound
+        })
+    }
+    // Probe region edges plus a stride through the file.
+    var probes = [-1, 0, size - 1, size]
+    for slice in map.slices {
+        for region in slice.sections + slice.segments {
+            probes += [region.fileRange.lowerBound, region.fileRange.upperBound - 1, region.fileRange.upperBound]
+        }
+    }
+    probes += stride(from: 0, to: size, by: max(1, size / 64))
+    for offset in probes {
+        guard let hit = map.locate(offset) else { continue }
+        precondition(hit.slice.fileRange.contains(offset))
+        if let region = hit.region {
+            precondition(region.fileRange.contains(offset))
+        }
+    }
+}
