@@ -9,6 +9,7 @@ enum ArgumentParser {
         case "history": inv.command = .history
         case "staged": inv.command = .staged
         case "hook": inv.command = .hook
+        case "audit": inv.command = .audit
         case "version", "--version", "-V": inv.command = .version
         case "help", "--help", "-h": inv.command = .help; inv.positionals = Array(rest); return inv
         case "rules":
@@ -62,6 +63,13 @@ enum ArgumentParser {
 
         Usage:
           keyshape scan [PATH ...]     scan files and folders (default: .)
+          keyshape history [REPO]      scan a git repository's history: every commit on any ref,
+                                       the reflogs and stashes (default REPO: .)
+          keyshape staged [REPO]       scan what is staged for the next commit (added lines only)
+          keyshape hook install [REPO] write a pre-commit hook running `keyshape staged`
+                                       (--pre-push: a pre-push hook scanning the pushed commits)
+          keyshape audit [REPO] [--products PATH ...]
+                                       sources, history and build products, one report
           keyshape rules list          list the loaded rules
           keyshape rules check         run every rule's examples and negative examples
           keyshape version

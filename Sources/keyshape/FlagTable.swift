@@ -11,7 +11,7 @@ struct Flag {
 }
 
 enum FlagTable {
-    static let scanning: Set<Invocation.Command> = [.scan, .history, .staged]
+    static let scanning: Set<Invocation.Command> = [.scan, .history, .staged, .audit]
     static let reporting: Set<Invocation.Command> = scanning.union([.rulesList])
     static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck])
 
@@ -43,11 +43,29 @@ enum FlagTable {
             inv.maxFileSize = n
         },
         Flag(name: "--follow", short: "L", value: nil, help: "follow symbolic links inside folders (loops are detected)", commands: [.scan]) { inv, _ in inv.followSymlinks = true },
-        Flag(name: "--min-string-length", short: nil, value: "N", help: "shortest printable run taken from binary files (default 8)", commands: [.scan]) { inv, v in
+        Flag(name: "--min-string-length", short: nil, value: "N", help: "shortest printable run taken from binary files (default 8)", commands: [.scan, .history, .staged]) { inv, v in
             guard let n = Int(v), n >= 4, n <= 1024 else { throw UsageError(message: "--min-string-length: expected a number from 4 to 1024") }
             inv.minStringLength = n
         },
+        Flag(name: "--all-objects", short: nil, value: nil, help: "history: also every blob no commit reaches (dangling, dropped stashes), as kind `blob`", commands: [.history]) { inv, _ in
+            inv.allObjects = true
+        },
+        Flag(name: "--since", short: nil, value: "REV", help: "history: only commits not reachable from REV (repeatable)", commands: [.history]) { inv, v in
+            inv.since.append(v)
+        },
+        Flag(name: "--range", short: nil, value: "A..B", help: "history: only commits reachable from B and not from A (repeatable; A all zeros: not on any ref)", commands: [.history]) { inv, v in
+            inv.ranges.append(v)
+        },
+        Flag(name: "--force", short: nil, value: nil, help: "hook install: replace an existing hook that keyshape did not write (kept as HOOK.keyshape-backup)", commands: [.hook]) { inv, _ in
+            inv.force = true
+        },
+        Flag(name: "--pre-push", short: nil, value: nil, help: "hook install: write a pre-push hook scanning the pushed commits instead of a pre-commit hook", commands: [.hook]) { inv, _ in
+            inv.prePush = true
+        },
         Flag(name: "--require-examples", short: nil, value: nil, help: "fail rules with fewer than two examples or negative examples", commands: [.rulesCheck]) { inv, _ in inv.requireExamples = true },
+        Flag(name: "--products", short: nil, value: "PATH", help: "audit: also scan these build products (an app bundle, .build/release, ...; repeatable)", commands: [.audit]) { inv, v in
+            inv.products.append(v)
+        },
         Flag(name: "--help", short: "h", value: nil, help: "show help", commands: Set(Invocation.Command.allCases)) { inv, _ in inv.helpRequested = true },
     ]
 

@@ -3,7 +3,7 @@ import ScanEngine
 /// Everything the command line said, after parsing.
 struct Invocation {
     enum Command: String, CaseIterable {
-        case scan, history, staged, hook, rulesList = "rules list", rulesCheck = "rules check", version, help
+        case scan, history, staged, hook, audit, rulesList = "rules list", rulesCheck = "rules check", version, help
     }
 
     enum Format: String, CaseIterable { case text, json, jsonl, sarif }
@@ -25,6 +25,14 @@ struct Invocation {
     var minStringLength: Int?
     var requireExamples = false
     var helpRequested = false
+    // history, staged, hook
+    var allObjects = false
+    var since: [String] = []
+    var ranges: [String] = []
+    var force = false
+    var prePush = false
+    /// `audit --products PATH`: build products scanned with the sources and history.
+    var products: [String] = []
 }
 
 /// A command line that cannot be run: printed with a hint, exit status 2.

@@ -22,8 +22,10 @@ func run() -> Int32 {
         case .version:
             Terminal.out("keyshape \(KeyshapeVersion.current)\n")
             return 0
-        case .history, .staged, .hook:
-            throw UsageError(message: "`keyshape \(inv.command.rawValue)` is not available in this build yet")
+        case .history: return try HistoryCommand.run(inv)
+        case .staged: return try StagedCommand.run(inv)
+        case .hook: return try HookCommand.run(inv)
+        case .audit: return try AuditCommand.run(inv)
         case .help:
             return 0
         }

@@ -1,0 +1,168 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A long-lived `git cat-file --batch`: object names go in on a writer thread while their
+/// contents are read back, so requests stream without a round trip per object. One per
+/// worker thread. A missing or corrupt object is reported for that object and the reading
+/// goes on; if git dies, it is restarted for the objects that follow.
+public final class CatFileReader {
+    public enum Result {
+        /// The object's bytes; valid only during the callback.
+        case object(type: String, bytes: UnsafeRawBufferPointer)
+        /// Larger than the limit: skipped unread (its size given).
+        case tooLarge(type: String, size: Int)
+        /// git says it is missing (or it could not be unpacked: corrupt).
+        case missing
+        /// git failed while sending it.
+        case failed(String)
+    }
+
+    let git: Git
+    private var process: Subprocess?
+    private var reader: FDReader?
+    private var content: UnsafeMutableRawPointer
+    private var contentCapacity: Int
+    /// Bytes of object content read so far.
+    public private(set) var bytesRead = 0
+    /// Lines of git stderr seen from processes that ended (for error messages).
+    public private(set) var lastFailure = ""
+
+    /// - Parameter streaming: use `--batch-command --buffer` when git has it (many objects);
+    ///   false keeps plain `--batch` and skips asking git's version (a handful of objects).
+    public init(git: Git, streaming: Bool = true) {
+        self.git = git
+        self.streaming = streaming
+        contentCapacity = 1 << 20
+        content = .allocate(byteCount: contentCapacity, alignment: 64)
+    }
+
+    deinit {
+        close()
+        content.deallocate()
+    }
+
+    /// `--batch-command --buffer` (git 2.36+): output is written in large blocks and
+    /// flushed once per request list instead of once per object.
+    private var buffered = true
+    private let streaming: Bool
+
+    private func start() throws {
+        buffered = streaming && git.versionAtLeast(2, 36)
+        let p = try git.spawn(["cat-file"] + (buffered ? ["--batch-command", "--buffer"] : ["--batch"]), stdin: .pipe)
+        Subprocess.enlargePipe(p.stdoutFD)
+        process = p
+        reader = FDReader(fd: p.stdoutFD)
+    }
+
+    /// Ends the git process.
+    public func close() {
+        if let p = process {
+            p.closeStdin()
+            p.wait()
+        }
+        process = nil
+        reader = nil
+    }
+
+    /// Reads `ids` in order, calling `each(index, result)` for every one of them.
+    public func read(_ ids: [ObjectID], maxSize: Int = .max, each: (Int, Result) -> Void) {
+        var next = 0
+        while next < ids.count {
+            if process == nil {
+                do { try start() } catch {
+                    for i in next..<ids.count { each(i, .failed("\(error)")) }
+                    return
+                }
+            }
+            let p = process!, r = reader!
+            // The writer: its own thread, so a full pipe on either side cannot deadlock.
+            var request = [UInt8]()
+            request.reserveCapacity((ids.count - next) * (buffered ? 74 : 66) + 6)
+            for id in ids[next...] {
+                if buffered { request += Array("contents ".utf8) }
+                id.appendHex(to: &request)
+                request.append(0x0A)
+            }
+            if buffered { request += Array("flush\n".utf8) }
+            let writerDone = DispatchSemaphore(value: 0)
+            let fd = p.stdinFD
+            if request.count <= 32 << 10 {
+                // Fits in the pipe: written at once, no writer thread needed.
+                _ = CatFileReader.writeAll(fd, request)
+                writerDone.signal()
+            } else {
+                let bytes = request
+                Thread.detachNewThread {
+                    _ = CatFileReader.writeAll(fd, bytes)
+                    writerDone.signal()
+                }
+            }
+            var broken = false
+            while next < ids.count {
+                guard let header = r.token(0x0A) else { broken = true; break }
+                let fields = header.split(separator: 0x20)
+                guard fields.count >= 2, ObjectID(hexBytes: fields[0]) != nil else { broken = true; break }
+                if fields[1].elementsEqual("missing".utf8) || fields[1].elementsEqual("ambiguous".utf8) {
+                    each(next, .missing)
+                    next += 1
+                    continue
+                }
+                guard fields.count == 3, let size = Int(String(decoding: fields[2], as: UTF8.self)), size >= 0 else { broken = true; break }
+                let type = String(decoding: fields[1], as: UTF8.self)
+                if size > maxSize {
+                    guard r.skip(size + 1) else { broken = true; break }
+                    each(next, .tooLarge(type: type, size: size))
+                    next += 1
+                    continue
+                }
+                if size > contentCapacity {
+                    content.deallocate()
+                    contentCapacity = max(size, contentCapacity * 2)
+                    content = .allocate(byteCount: contentCapacity, alignment: 64)
+                }
+                guard r.read(exactly: size, into: content), r.skip(1) else { broken = true; break }
+                bytesRead += size
+                each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: content, count: size)))
+                next += 1
+            }
+            writerDone.wait()
+            if broken {
+                // git died (or spoke nonsense) while sending ids[next]: report that one, restart for the rest.
+                p.closeStdin()
+                p.terminate()
+                let status = p.wait()
+                lastFailure = p.stderrSummary
+                process = nil
+                reader = nil
+                if next < ids.count {
+                    each(next, .failed("git cat-file --batch failed (exit \(status))" + (lastFailure.isEmpty ? "" : ": \(lastFailure)")))
+                    next += 1
+                }
+            }
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = write(fd, raw.baseAddress! + off, raw.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                off += n
+            }
+            return true
+        }
+    }
+
+    /// One object's bytes, copied (small reads: staged files, tests).
+    public func readObject(_ id: ObjectID, maxSize: Int = .max) -> (type: String, bytes: [UInt8])? {
+        var out: (String, [UInt8])?
+        read([id], maxSize: maxSize) { _, result in
+            if case .object(let type, let bytes) = result { out = (type, Array(bytes)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+
+/// A commit's identity and author, as git stores them.
+public struct CommitInfo: Sendable, Hashable {
+    public var id: ObjectID
+    public var parents: [ObjectID]
+    public var author: String
+    public var email: String
+    /// Author date, strict ISO 8601 (`%aI`).
+    public var date: String
+
+    public init(id: ObjectID, parents: [ObjectID], author: String, email: String, date: String) {
+        self.id = id
+        self.parents = parents
+        self.author = author
+        self.email = email
+        self.date = date
+    }
+}
+
+/// One path a commit changed relative to its parents. For a merge only paths that differ
+/// from every parent are listed (git's combined diff), with that parent's blob (after
+/// rename detection against that parent) in `oldBlobs`.
+public struct TreeChange: Sendable, Hashable {
+    /// The path in the commit, raw bytes (git allows any byte but NUL and `/` is the separator).
+    public var path: [UInt8]
+    /// For a single-parent rename or copy, the path in the parent.
+    public var oldPath: [UInt8]?
+    public var newMode: UInt32
+    /// Zero when the path was deleted.
+    public var newBlob: ObjectID
+    /// One per parent (one for a root commit, all zero): the parent's blob, zero when absent.
+    public var oldModes: [UInt32]
+    public var oldBlobs: [ObjectID]
+    /// git's status letters, one per parent (`A`, `M`, `D`, `R`, `T`, …).
+    public var status: [UInt8]
+
+    public static let gitlinkMode: UInt32 = 0o160000
+    public static let symlinkMode: UInt32 = 0o120000
+    public var isGitlink: Bool { newMode == TreeChange.gitlinkMode }
+    public var isDeletion: Bool { newBlob.isZero || newMode == 0 }
+
+    public init(path: [UInt8], oldPath: [UInt8]? = nil, newMode: UInt32, newBlob: ObjectID, oldModes: [UInt32], oldBlobs: [ObjectID], status: [UInt8]) {
+        self.path = path
+        self.oldPath = oldPath
+        self.newMode = newMode
+        self.newBlob = newBlob
+        self.oldModes = oldModes
+        self.oldBlobs = oldBlobs
+        self.status = status
+    }
+}
+
+/// A commit and what it changed.
+public struct CommitChanges: Sendable {
+    public var commit: CommitInfo
+    public var changes: [TreeChange]
+}
+
+/// Which commits to list.
+public struct CommitSelection: Sendable, Equatable {
+    /// Everything reachable from any ref (branches, tags, remotes, notes, `refs/stash`, …),
+    /// from HEAD and from every reflog entry (which includes every stash entry).
+    public var allRefsAndReflogs = true
+    /// Commits to start from (besides, or instead of, the above).
+    public var include: [String] = []
+    /// Commits whose history is left out.
+    public var exclude: [String] = []
+    /// Leave out everything reachable from any ref (`--not --all`), for a server-side hook
+    /// where pushed commits are not on a ref yet.
+    public var excludeAllRefs = false
+
+    public init() {}
+
+    var revListArguments: [String] {
+        var args: [String] = []
+        if allRefsAndReflogs { args += ["--all", "--reflog"] }
+        args += include
+        if !exclude.isEmpty || excludeAllRefs {
+            args.append("--not")
+            args += exclude
+            if excludeAllRefs { args.append("--all") }
+        }
+        return args
+    }
+}
+
+/// Streams `git rev-list --parents … | git diff-tree --stdin -r -c -M --raw -z --root`:
+/// per commit its parents, author, email, date and changed paths, with blob names from
+/// both sides. Plumbing commands only, so the repository's diff and log settings
+/// (`log.showSignature`, `diff.renames`, `log.showRoot`, …) cannot change what is listed.
+public final class CommitLog {
+    let git: Git
+    private let revList: Subprocess
+    private let diffTree: Subprocess
+    private let reader: FDReader
+    private var pendingHeader: CommitInfo?
+    private var finished = false
+    public private(set) var commitsRead = 0
+
+    static let format = "--format=%x01%H %P%x00%an%x00%ae%x00%aI"
+
+    public init(git: Git, selection: CommitSelection) throws {
+        self.git = git
+        // rev-list writes into a pipe that diff-tree reads: no copy through keyshape.
+        revList = try git.spawn(["rev-list", "--parents"] + selection.revListArguments + ["--"])
+        let fd = revList.stdoutFD
+        do {
+            diffTree = try git.spawn(["diff-tree", "--stdin", "-r", "-c", "-M", "--raw", "-z", "--root", "--no-abbrev",
+                                      "--no-ext-diff", "--no-textconv", CommitLog.format],
+                                     stdin: .fd(fd))
+        } catch {
+            revList.terminate()
+            revList.wait()
+            throw error
+        }
+        revList.closeStdout()
+        reader = FDReader(fd: diffTree.stdoutFD)
+    }
+
+    /// Bytes of diff-tree output read so far.
+    public var bytesRead: Int { reader.consumed }
+
+    /// The next commit with its changes; nil at the end. Throws if git failed (after the
+    /// commits it did list were returned).
+    public func next() throws -> CommitChanges? {
+        if finished { return nil }
+        guard let current = pendingHeader ?? readHeader() else {
+            return try finish()
+        }
+        pendingHeader = nil
+        var changes: [TreeChange] = []
+        while let b = reader.peek() {
+            if b == 0x0A || b == 0x00 { reader.skipByte(); continue }
+            if b == 0x01 {
+                pendingHeader = readHeader()
+                if pendingHeader == nil { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "malformed commit header") }
+                break
+            }
+            guard b == 0x3A else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "unexpected byte \(b)") }
+            changes.append(try readChange(parents: current.parents.count))
+        }
+        commitsRead += 1
+        return CommitChanges(commit: current, changes: changes)
+    }
+
+    private func finish() throws -> CommitChanges? {
+        finished = true
+        let revStatus = revList.wait()
+        let diffStatus = diffTree.wait()
+        if revStatus != 0 {
+            throw GitError.commandFailed(command: "git rev-list", status: revStatus, stderr: revList.stderrSummary)
+        }
+        if diffStatus != 0 {
+            throw GitError.commandFailed(command: "git diff-tree", status: diffStatus, stderr: diffTree.stderrSummary)
+        }
+        return nil
+    }
+
+    /// Stops early (the processes are ended).
+    public func cancel() {
+        if finished { return }
+        finished = true
+        revList.terminate()
+        diffTree.terminate()
+        revList.wait()
+        diffTree.wait()
+    }
+
+    deinit { cancel() }
+
+    private func readHeader() -> CommitInfo? {
+        while let b = reader.peek(), b == 0x0A || b == 0x00 { reader.skipByte() }
+        guard reader.peek() == 0x01 else { return nil }
+        reader.skipByte()
+        guard let ids = reader.token(0), let author = reader.token(0), let email = reader.token(0), let date = reader.token(0) else { return nil }
+        let parts = ids.split(separator: 0x20)
+        guard let first = parts.first, let id = ObjectID(hexBytes: first) else { return nil }
+        let parents = parts.dropFirst().compactMap { ObjectID(hexBytes: $0) }
+        return CommitInfo(id: id, parents: parents,
+                          author: String(decoding: author, as: UTF8.self),
+                          email: String(decoding: email, as: UTF8.self),
+                          date: String(decoding: date, as: UTF8.self))
+    }
+
+    /// `:old new oldid newid S\0path\0` (one parent; renames add a path) or
+    /// `::m1 m2 m id1 id2 id SS\0path\0` (combined).
+    private func readChange(parents: Int) throws -> TreeChange {
+        guard let meta = reader.token(0) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "truncated record") }
+        var colons = 0
+        while colons < meta.count && meta[colons] == 0x3A { colons += 1 }
+        let fields = meta[colons...].split(separator: 0x20)
+        let n = colons  // number of parents this record compares with
+        guard fields.count == 2 * (n + 1) + 1 else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "raw record with \(fields.count) fields") }
+        var modes: [UInt32] = []
+        for f in fields[0...n] {
+            guard let m = UInt32(String(decoding: f, as: UTF8.self), radix: 8) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "mode") }
+            modes.append(m)
+        }
+        var ids: [ObjectID] = []
+        for f in fields[(n + 1)...(2 * n + 1)] {
+            guard let id = ObjectID(hexBytes: f) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "object name") }
+            ids.append(id)
+        }
+        var status = Array(fields[2 * n + 2])
+        // Single-parent records carry a score after the letter (R100); combined ones one letter per parent.
+        if n == 1 { status = Array(status.prefix(1)) }
+        guard let path = reader.token(0) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "missing path") }
+        var change = TreeChange(path: path, newMode: modes[n], newBlob: ids[n], oldModes: Array(modes[0..<n]),
+                                oldBlobs: Array(ids[0..<n]), status: status)
+        if n == 1, let s = status.first, s == 0x52 || s == 0x43 {  // R, C: old path then new path
+            guard let newPath = reader.token(0) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "missing rename target") }
+            change.oldPath = path
+            change.path = newPath
+        }
+        return change
+    }
+}

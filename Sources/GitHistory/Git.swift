@@ -1,0 +1,218 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the git binary on one repository, isolated from everything in the repository's and
+/// the user's configuration that could run a program:
+///
+/// - no system or global config (`GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`),
+///   and every `GIT_*` variable of the caller dropped (`GIT_DIR`, `GIT_WORK_TREE`,
+///   `GIT_EXTERNAL_DIFF`, `GIT_CONFIG_PARAMETERS`, …) except the few that locate objects in
+///   a hook (`GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`, `GIT_QUARANTINE_PATH`)
+///   and, for staged scans, `GIT_INDEX_FILE`;
+/// - command-line config, which outranks the repository's: `core.fsmonitor=false`,
+///   `core.hooksPath=/dev/null` (no hook can exist below it), `core.pager=cat`,
+///   `diff.external=`, `core.attributesFile=/dev/null`, `protocol.allow=never` (a partial
+///   clone cannot lazily fetch through a configured transport), `gc.auto=0`,
+///   `log.showSignature=false`, `color.ui=false`;
+/// - `--no-pager`, `GIT_PAGER=cat`, `GIT_TERMINAL_PROMPT=0`, `GIT_OPTIONAL_LOCKS=0` (no index
+///   refresh, so no `post-index-change` hook), `GIT_NO_REPLACE_OBJECTS=1` (the objects as
+///   stored, not as `refs/replace` would show them), `LC_ALL=C`, stdin `/dev/null`;
+/// - diff commands get `--no-ext-diff --no-textconv`; no command is given `--filters`.
+///
+/// With that isolation nothing the repository configures is executed, so keyshape reads
+/// repositories owned by another user too (`safe.directory=*` for the read-only commands
+/// it runs); see `trustForeignOwner`.
+public final class Git: @unchecked Sendable {
+    /// Path of the git executable.
+    public let executable: String
+    /// The work tree's top folder, or the git directory of a bare repository.
+    public let root: String
+    public let gitDir: String
+    public let isBare: Bool
+    public let isShallow: Bool
+    /// 20 (SHA-1) or 32 (SHA-256).
+    public let oidByteCount: Int
+    let environment: [String]
+    let configArgs: [String]
+
+    public struct Options: Sendable {
+        /// Pass `GIT_INDEX_FILE` through (a pre-commit hook for `git commit -a` or
+        /// `git commit PATH` stages into a temporary index and names it there).
+        public var useCallerIndexFile = false
+        /// Read repositories owned by another user (git's safe.directory check). Safe for
+        /// the read-only, isolated commands this type runs; off for writes.
+        public var trustForeignOwner = true
+        /// The environment to start from (tests replace it).
+        public var baseEnvironment: [String: String] = ProcessInfo.processInfo.environment
+
+        public init() {}
+    }
+
+    /// Finds git, resolves `path` to its repository, and reads what kind it is.
+    public init(repository path: String, options: Options = Options()) throws {
+        executable = try Git.locate(path: options.baseEnvironment["PATH"])
+        environment = Git.isolatedEnvironment(options.baseEnvironment, passIndexFile: options.useCallerIndexFile)
+        configArgs = Git.isolatingConfig(trustForeignOwner: options.trustForeignOwner)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+            throw GitError.notARepository(path: path, detail: "no such folder")
+        }
+        // One process: `--show-toplevel` fails in a bare repository after the rest is printed.
+        let probe = try Git.capture(executable: executable, arguments: ["--no-pager", "-C", path] + configArgs
+                                    + ["rev-parse", "--is-bare-repository", "--is-shallow-repository", "--absolute-git-dir",
+                                       "--show-object-format", "--show-toplevel"],
+                                    environment: environment, command: "git rev-parse")
+        let lines = String(decoding: probe.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 4, lines[0] == "true" || lines[0] == "false" else {
+            let detail = GitError.summarise(probe.stderr)
+            if detail.contains("dubious ownership") {
+                throw GitError.notARepository(path: path, detail: detail + "; to allow it: git config --global --add safe.directory <path>")
+            }
+            throw GitError.notARepository(path: path, detail: detail)
+        }
+        isShallow = lines[1] == "true"
+        gitDir = lines[2]
+        oidByteCount = lines[3] == "sha256" ? 32 : 20
+        if lines.count >= 5, !lines[4].isEmpty, probe.status == 0 {
+            isBare = false
+            root = lines[4]
+        } else if lines[0] == "true" || GitError.summarise(probe.stderr).contains("must be run in a work tree") {
+            // A bare repository, or the git directory of one with a work tree: no work tree to use.
+            isBare = true
+            root = gitDir
+        } else {
+            throw GitError.notARepository(path: path, detail: GitError.summarise(probe.stderr))
+        }
+    }
+
+    /// `git` on PATH (or nil PATH: the usual places).
+    static func locate(path: String?) throws -> String {
+        let dirs = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        for dir in dirs where !dir.isEmpty {
+            let candidate = dir + "/git"
+            var st = stat()
+            if stat(candidate, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        throw GitError.gitNotFound
+    }
+
+    static let passedThrough: Set<String> = ["GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH"]
+
+    static func isolatedEnvironment(_ base: [String: String], passIndexFile: Bool) -> [String] {
+        var env: [String: String] = [:]
+        for (k, v) in base {
+            if k.hasPrefix("GIT_") {
+                if passedThrough.contains(k) { env[k] = v }
+                if k == "GIT_INDEX_FILE" && passIndexFile {
+                    env[k] = v.hasPrefix("/") ? v : FileManager.default.currentDirectoryPath + "/" + v
+                }
+                continue
+            }
+            if ["PAGER", "LESS", "EDITOR", "VISUAL", "SSH_ASKPASS", "LANG", "LANGUAGE"].contains(k) || k.hasPrefix("LC_") { continue }
+            env[k] = v
+        }
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["GIT_PAGER"] = "cat"
+        env["PAGER"] = "cat"
+        env["GIT_OPTIONAL_LOCKS"] = "0"
+        env["GIT_NO_REPLACE_OBJECTS"] = "1"
+        env["GIT_NO_LAZY_FETCH"] = "1"
+        env["GIT_ASKPASS"] = "/bin/false"
+        env["LC_ALL"] = "C"
+        return env.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
+    static func isolatingConfig(trustForeignOwner: Bool) -> [String] {
+        var settings = [
+            "core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat", "diff.external=",
+            "core.attributesFile=/dev/null", "protocol.allow=never", "gc.auto=0", "maintenance.auto=false",
+            "log.showSignature=false", "color.ui=false", "core.untrackedCache=false", "core.quotePath=true",
+        ]
+        if trustForeignOwner { settings.append("safe.directory=*") }
+        return settings.flatMap { ["-c", $0] }
+    }
+
+    /// The full argument list for a git subcommand.
+    func arguments(_ args: [String]) -> [String] {
+        ["--no-pager", "-C", root] + configArgs + args
+    }
+
+    static func commandName(_ args: [String]) -> String {
+        "git " + args.prefix(while: { !$0.hasPrefix("-") || $0 == "--all" || $0.hasPrefix("--batch") || $0 == "--cached" })
+            .prefix(3).joined(separator: " ")
+    }
+
+    /// Starts `git args…`.
+    func spawn(_ args: [String], stdin: Subprocess.Input = .null, stdout: Subprocess.Output = .pipe) throws -> Subprocess {
+        try Subprocess(executable: executable, arguments: arguments(args), environment: environment,
+                       commandName: Git.commandName(args), stdin: stdin, stdout: stdout)
+    }
+
+    struct Captured { var status: Int32; var stdout: [UInt8]; var stderr: [UInt8] }
+
+    static func capture(executable: String, arguments: [String], environment: [String], command: String) throws -> Captured {
+        let p = try Subprocess(executable: executable, arguments: arguments, environment: environment, commandName: command,
+                               stdin: .null, stdout: .pipe)
+        let reader = FDReader(fd: p.stdoutFD)
+        let out = reader.readAll()
+        let status = p.wait()
+        return Captured(status: status, stdout: out, stderr: p.stderrBytes)
+    }
+
+    /// Runs `git args…` to completion; stdout, or a typed error naming the command.
+    public func output(_ args: [String]) throws -> [UInt8] {
+        let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args))
+        guard r.status == 0 else {
+            throw GitError.commandFailed(command: Git.commandName(args), status: r.status, stderr: GitError.summarise(r.stderr))
+        }
+        return r.stdout
+    }
+
+    /// Like `output`, but a failure is a value: (status, stdout, summarised stderr).
+    public func tryOutput(_ args: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
+        let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args))
+        return (r.status, r.stdout, GitError.summarise(r.stderr))
+    }
+
+    private let versionLock = NSLock()
+    private var cachedVersion: [Int]?
+
+    /// `git version`, as numbers ([2, 39, 5]); read once.
+    public var version: [Int] {
+        versionLock.lock(); defer { versionLock.unlock() }
+        if let cachedVersion { return cachedVersion }
+        let text = (try? Git.capture(executable: executable, arguments: ["version"], environment: environment, command: "git version"))
+            .map { String(decoding: $0.stdout, as: UTF8.self) } ?? ""
+        // "git version 2.39.5" (vendors append more)
+        let numbers = text.split(separator: " ").dropFirst(2).first.map { $0.split(separator: ".").prefix(3).compactMap { Int($0) } } ?? []
+        cachedVersion = numbers
+        return numbers
+    }
+
+    public func versionAtLeast(_ major: Int, _ minor: Int) -> Bool {
+        let v = version
+        guard v.count >= 2 else { return false }
+        return (v[0], v[1]) >= (major, minor)
+    }
+
+    /// The empty tree's name in this repository's hash.
+    public var emptyTree: ObjectID {
+        oidByteCount == 32
+            ? ObjectID("6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321")!
+            : ObjectID("4b825dc642cb6eb9a060e54bf8d69288fbee4904")!
+    }
+
+    public var zeroID: ObjectID { .zero(byteCount: oidByteCount) }
+
+    /// `rev-parse --verify --quiet REV^{commit}`: the commit REV names, or nil.
+    public func resolveCommit(_ rev: String) throws -> ObjectID? {
+        guard !rev.hasPrefix("-") else { return nil }
+        let r = try tryOutput(["rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"])
+        guard r.status == 0 else { return nil }
+        return ObjectID(hexBytes: r.stdout.prefix { $0 != 0x0A })
+    }
+}

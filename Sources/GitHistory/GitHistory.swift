@@ -1,1 +1,0 @@
-// The git input: repository plumbing through the git binary, run isolated.

@@ -1,0 +1,290 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process started with posix_spawn: arguments as an array (never a shell), an
+/// explicit environment, pipes created close-on-exec so no other child inherits them, and
+/// stderr drained by a thread into a bounded buffer (for error summaries).
+final class Subprocess: @unchecked Sendable {
+    enum Input { case null, pipe, fd(Int32) }
+    enum Output { case null, pipe, fd(Int32) }
+
+    let pid: pid_t
+    /// Write end of the child's stdin, when `.pipe`; the owner closes it (or `closeStdin`).
+    private(set) var stdinFD: Int32 = -1
+    /// Read end of the child's stdout, when `.pipe`.
+    private(set) var stdoutFD: Int32 = -1
+    private let stderrDone = DispatchSemaphore(value: 0)
+    private let stderrBox = StderrBox()
+    private var exitStatus: Int32?
+    let commandName: String
+
+    private final class StderrBox: @unchecked Sendable { var bytes: [UInt8] = [] }
+
+    /// Keeps the first 16 KiB of stderr; the rest is drained and dropped.
+    static let stderrLimit = 16 << 10
+
+    init(executable: String, arguments: [String], environment: [String], commandName: String,
+         stdin: Input, stdout: Output) throws {
+        Subprocess.ignoreSIGPIPE
+        self.commandName = commandName
+        var fa = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&fa)
+        defer { posix_spawn_file_actions_destroy(&fa) }
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+
+        var toClose: [Int32] = []
+        var parentIn: Int32 = -1, parentOut: Int32 = -1
+        defer { for fd in toClose { close(fd) } }
+
+        switch stdin {
+        case .null:
+            posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)
+        case .pipe:
+            let (r, w) = try Subprocess.pipe(commandName)
+            posix_spawn_file_actions_adddup2(&fa, r, 0)
+            toClose.append(r)
+            parentIn = w
+        case .fd(let fd):
+            posix_spawn_file_actions_adddup2(&fa, fd, 0)
+        }
+        switch stdout {
+        case .null:
+            posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0)
+        case .pipe:
+            let (r, w) = try Subprocess.pipe(commandName)
+            posix_spawn_file_actions_adddup2(&fa, w, 1)
+            toClose.append(w)
+            parentOut = r
+        case .fd(let fd):
+            posix_spawn_file_actions_adddup2(&fa, fd, 1)
+        }
+        let (errR, errW) = try Subprocess.pipe(commandName)
+        posix_spawn_file_actions_adddup2(&fa, errW, 2)
+        toClose.append(errW)
+        if let closeFrom = Subprocess.addCloseFrom { _ = closeFrom(&fa, 3) }
+
+        // The child starts with default signal handling and an empty mask (we ignore SIGPIPE).
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attr, &mask)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) }; for p in envp { free(p) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &fa, &attr, argv, envp)
+        if rc != 0 {
+            close(errR)
+            if parentIn >= 0 { close(parentIn) }
+            if parentOut >= 0 { close(parentOut) }
+            throw GitError.spawnFailed(command: commandName, errno: rc)
+        }
+        pid = child
+        stdinFD = parentIn
+        stdoutFD = parentOut
+        let box = stderrBox, done = stderrDone
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { Glibc.read(errR, $0.baseAddress, 4096) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                if box.bytes.count < Subprocess.stderrLimit { box.bytes += chunk[0..<min(n, Subprocess.stderrLimit - box.bytes.count)] }
+            }
+            close(errR)
+            done.signal()
+        }
+    }
+
+    static func pipe(_ command: String) throws -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        // pipe2 is not visible from Swift here; close-on-exec is set right after (and the child
+        // closes every descriptor above 2 anyway where glibc offers closefrom).
+        guard Glibc.pipe(&fds) == 0 else { throw GitError.spawnFailed(command: command, errno: errno) }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), looked up at run time: the
+    /// child then holds no descriptor but 0, 1 and 2 even if another thread made one without
+    /// close-on-exec.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(sym, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// Writing to a pipe whose reader died must be an error, not a signal that ends keyshape.
+    private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+
+    /// Asks for a 1 MiB pipe (Linux F_SETPIPE_SZ), so a reader wakes less often; best effort.
+    static func enlargePipe(_ fd: Int32) {
+        #if os(Linux)
+        _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
+        #endif
+    }
+
+    func closeStdin() {
+        if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+    }
+
+    func closeStdout() {
+        if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
+    }
+
+    /// Waits for the child; the exit status, or 128 + signal.
+    @discardableResult
+    func wait() -> Int32 {
+        if let exitStatus { return exitStatus }
+        closeStdin()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        stderrDone.wait()
+        closeStdout()
+        let low = status & 0x7f
+        let code: Int32 = low == 0 ? (status >> 8) & 0xff : 128 + low
+        exitStatus = code
+        return code
+    }
+
+    /// Ends the child early (used when a scan stops).
+    func terminate() { kill(pid, SIGTERM) }
+
+    /// git's stderr, summarised; valid after `wait()`.
+    var stderrSummary: String { GitError.summarise(stderrBox.bytes) }
+    var stderrBytes: [UInt8] { stderrBox.bytes }
+
+    deinit {
+        if exitStatus == nil { terminate(); wait() }
+    }
+}
+
+/// Buffered reads from a descriptor: tokens up to a delimiter, exact byte counts.
+final class FDReader {
+    let fd: Int32
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var start = 0
+    private var end = 0
+    private(set) var atEOF = false
+    /// Bytes handed out so far (for progress).
+    private(set) var consumed = 0
+
+    init(fd: Int32, capacity: Int = 256 << 10) {
+        self.fd = fd
+        self.capacity = capacity
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    private var available: Int { end - start }
+
+    /// Reads more input; false at end of file (or a read error).
+    private func fill() -> Bool {
+        if atEOF { return false }
+        if start == end { start = 0; end = 0 }
+        if end == capacity {
+            if start > 0 {
+                memmove(buffer, buffer + start, end - start)
+                end -= start
+                start = 0
+            } else {
+                let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                bigger.copyMemory(from: buffer, byteCount: end)
+                buffer.deallocate()
+                buffer = bigger
+                capacity *= 2
+            }
+        }
+        while true {
+            let n = Glibc.read(fd, buffer + end, capacity - end)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { atEOF = true; return false }
+            end += n
+            return true
+        }
+    }
+
+    /// The bytes before the next `delimiter` (consumed with it), passed to `body` without
+    /// a copy. nil at end of input; a final token without delimiter is returned as is.
+    func withToken<R>(_ delimiter: UInt8, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        var searchFrom = start
+        while true {
+            if let hit = memchr(buffer + searchFrom, Int32(delimiter), end - searchFrom) {
+                let at = buffer.distance(to: hit)
+                let token = UnsafeRawBufferPointer(start: buffer + start, count: at - start)
+                let result = body(token)
+                consumed += at + 1 - start
+                start = at + 1
+                return result
+            }
+            let scanned = end - start
+            if !fill() {
+                if start == end { return nil }
+                let token = UnsafeRawBufferPointer(start: buffer + start, count: end - start)
+                let result = body(token)
+                consumed += end - start
+                start = end
+                return result
+            }
+            searchFrom = start + scanned
+        }
+    }
+
+    func token(_ delimiter: UInt8) -> [UInt8]? { withToken(delimiter) { Array($0) } }
+
+    func peek() -> UInt8? {
+        if start == end && !fill() { return nil }
+        return buffer.load(fromByteOffset: start, as: UInt8.self)
+    }
+
+    func skipByte() { if peek() != nil { start += 1; consumed += 1 } }
+
+    /// Copies exactly `count` bytes into `destination`; false if the input ends first.
+    func read(exactly count: Int, into destination: UnsafeMutableRawPointer) -> Bool {
+        var copied = 0
+        while copied < count {
+            if start == end && !fill() { return false }
+            let n = min(count - copied, end - start)
+            (destination + copied).copyMemory(from: buffer + start, byteCount: n)
+            start += n
+            copied += n
+            consumed += n
+        }
+        return true
+    }
+
+    /// Drops exactly `count` bytes; false if the input ends first.
+    func skip(_ count: Int) -> Bool {
+        var left = count
+        while left > 0 {
+            if start == end && !fill() { return false }
+            let n = min(left, end - start)
+            start += n
+            left -= n
+            consumed += n
+        }
+        return true
+    }
+
+    /// Everything up to end of input.
+    func readAll() -> [UInt8] {
+        var out: [UInt8] = []
+        while true {
+            if start < end { out += UnsafeRawBufferPointer(start: buffer + start, count: end - start); consumed += end - start; start = end }
+            if !fill() { return out }
+        }
+    }
+}

@@ -1,0 +1,342 @@
+import Foundation
+import GitHistory
+import ScanCore
+import ScanRules
+
+/// What part of a repository's history to scan.
+public struct HistoryOptions: Sendable {
+    /// Only commits not reachable from these (`--since REV`, repeatable).
+    public var since: [String] = []
+    /// `A..B` (commits reachable from B, not from A) or `B`; A may be the zero id (a new
+    /// ref in a pre-receive hook: then commits on no existing ref).
+    public var ranges: [String] = []
+    /// Also every blob no scanned commit reaches (`--all-objects`), reported as kind `blob`.
+    public var allObjects = false
+    /// Commits per attribution batch (memory holds about two batches of changes).
+    public var batchCommits = 400
+
+    public init() {}
+}
+
+/// Scans a repository's history: every unique blob once (findings cached per blob id),
+/// then each finding attributed to every commit whose change makes that secret appear at
+/// that path: present in the new blob, absent from each parent's blob at that path (after
+/// rename detection). Never prints.
+public final class HistoryScanner: @unchecked Sendable {
+    public let ruleSet: RuleSet
+    public let options: ScanOptions
+    public let history: HistoryOptions
+    public let progress = ScanProgress()
+    let sensitivity: ContextSensitivity
+
+    public init(ruleSet: RuleSet, options: ScanOptions, history: HistoryOptions) {
+        self.ruleSet = ruleSet
+        self.options = options
+        self.history = history
+        sensitivity = ContextSensitivity(ruleSet)
+    }
+
+    /// A problem with the request itself (bad revision): the scan does not start.
+    public struct RequestError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// - Throws: `GitError` when git is missing or the path is no repository, and
+    ///   `RequestError` for a revision that names no commit. Everything that goes wrong
+    ///   once scanning started becomes an issue in the result instead.
+    public func scan(repository: String, gitOptions: Git.Options = Git.Options()) throws -> (result: ScanResult, notes: [String]) {
+        let started = Date()
+        let git = try Git(repository: repository, options: gitOptions)
+        var run = HistoryRun(scanner: self, git: git)
+        let selection = try selection(git)
+        run.notes += git.isShallow
+            ? ["shallow repository: history before the shallow boundary is not present; the boundary commits' files are reported as added there"]
+            : []
+        run.scanCommits(selection)
+        if history.allObjects { run.scanUnreachable() }
+        run.workers.close()
+        run.verifier.close()
+        var result = ScanResult(rules: ruleSet.ruleInfos)
+        result.findings = run.findings.sorted()
+        result.issues = run.issues.sorted()
+        result.stats = run.stats
+        result.stats.seconds = Date().timeIntervalSince(started)
+        return (result, run.notes)
+    }
+
+    func selection(_ git: Git) throws -> CommitSelection {
+        var s = CommitSelection()
+        if history.since.isEmpty && history.ranges.isEmpty { return s }
+        if history.allObjects { throw RequestError(message: "--all-objects scans the whole object store; it cannot be combined with --since or --range") }
+        func commit(_ rev: String, _ flag: String) throws -> String {
+            guard !rev.isEmpty, !rev.hasPrefix("-"), let id = try git.resolveCommit(rev) else {
+                throw RequestError(message: "\(flag) \(rev): not a commit in \(git.root)")
+            }
+            return id.hex
+        }
+        s.allRefsAndReflogs = history.ranges.isEmpty
+        for rev in history.since { s.exclude.append(try commit(rev, "--since")) }
+        for range in history.ranges {
+            let parts = range.components(separatedBy: "..")
+            if parts.count == 1 {
+                if ObjectID(range)?.isZero == true { continue }  // a deleted ref: nothing to scan
+                s.include.append(try commit(range, "--range"))
+            } else if parts.count == 2, !parts[1].hasPrefix(".") {
+                if ObjectID(parts[1])?.isZero == true { continue }
+                s.include.append(try commit(parts[1], "--range"))
+                if ObjectID(parts[0])?.isZero == true { s.excludeAllRefs = true } else { s.exclude.append(try commit(parts[0], "--range")) }
+            } else {
+                throw RequestError(message: "--range \(range): expected A..B or B")
+            }
+        }
+        return s
+    }
+}
+
+/// One scan's state.
+struct HistoryRun {
+    let scanner: HistoryScanner
+    let git: Git
+    let workers: BlobWorkers
+    let verifier: ContextVerifier
+    var cache: [ObjectID: BlobEntry] = [:]
+    var findings: [Finding] = []
+    var issues: [ScanIssue] = []
+    var notes: [String] = []
+    var stats = ScanStats()
+    var gitlinkPaths = Set<String>()
+
+    init(scanner: HistoryScanner, git: Git) {
+        self.scanner = scanner
+        self.git = git
+        workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
+                              count: scanner.options.jobs)
+        verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
+    }
+
+    static func displayPath(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func scanCommits(_ selection: CommitSelection) {
+        let log: CommitLog
+        do { log = try CommitLog(git: git, selection: selection) } catch {
+            issues.append(ScanIssue(path: "", message: "\(error)"))
+            return
+        }
+        let queue = BatchQueue<[CommitChanges]>(capacity: 2)
+        let batchSize = scanner.history.batchCommits
+        Thread.detachNewThread {
+            var batch: [CommitChanges] = []
+            var changeCount = 0
+            do {
+                while let c = try log.next() {
+                    batch.append(c)
+                    changeCount += c.changes.count
+                    if batch.count >= batchSize || changeCount >= 50_000 {
+                        queue.put(batch)
+                        batch = []
+                        changeCount = 0
+                    }
+                }
+                if !batch.isEmpty { queue.put(batch) }
+                queue.finish(error: nil)
+            } catch {
+                if !batch.isEmpty { queue.put(batch) }
+                queue.finish(error: error)
+            }
+        }
+        while let batch = queue.take() {
+            scanBlobs(of: batch)
+            for c in batch { attribute(c) }
+        }
+        if let error = queue.error { issues.append(ScanIssue(path: "", message: "\(error)")) }
+    }
+
+    /// Scans the blobs a batch names (both sides of each change) that are not cached yet.
+    mutating func scanBlobs(of batch: [CommitChanges]) {
+        var requests: [BlobWorkers.Request] = []
+        var queued = Set<ObjectID>()
+        func want(_ id: ObjectID, _ mode: UInt32, _ context: @autoclosure () -> String) {
+            if id.isZero || mode == TreeChange.gitlinkMode || cache[id] != nil || queued.contains(id) { return }
+            queued.insert(id)
+            requests.append(BlobWorkers.Request(id: id, context: context()))
+        }
+        for c in batch {
+            for ch in c.changes {
+                if !ch.isDeletion { want(ch.newBlob, ch.newMode, "\(HistoryRun.displayPath(ch.path)) in commit \(c.commit.id.hex)") }
+                for (i, old) in ch.oldBlobs.enumerated() {
+                    want(old, ch.oldModes[i], "\(HistoryRun.displayPath(ch.oldPath ?? ch.path)) in commit \(c.commit.parents.indices.contains(i) ? c.commit.parents[i].hex : c.commit.id.hex)")
+                }
+            }
+        }
+        scanner.progress.filesTotal.add(requests.count, ordering: .relaxed)
+        let outcomes = workers.scan(requests)
+        for (request, outcome) in zip(requests, outcomes) {
+            cache[request.id] = outcome.entry
+            if outcome.entry.state == .scanned {
+                stats.blobs += 1
+                stats.bytes += outcome.bytes
+                if outcome.binary { stats.binaries += 1 }
+            }
+            if let issue = outcome.issue { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(issue)")) }
+            for f in outcome.ruleFailures { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(f)")) }
+        }
+    }
+
+    mutating func attribute(_ c: CommitChanges) {
+        stats.commits += 1
+        for ch in c.changes where !ch.isDeletion {
+            if ch.isGitlink {
+                let path = HistoryRun.displayPath(ch.path)
+                if gitlinkPaths.insert(path).inserted {
+                    notes.append("\(path): submodule (gitlink) entry, first seen in commit \(c.commit.id.hex); its history is not part of this repository and was skipped")
+                }
+                continue
+            }
+            guard let entry = cache[ch.newBlob], !entry.findings.isEmpty else { continue }
+            var before = Set<SecretKey>()
+            for old in ch.oldBlobs where !old.isZero {
+                for f in cache[old]?.findings ?? [] { before.insert(f.key) }
+            }
+            var path: String?
+            for f in entry.findings where !before.contains(f.key) {
+                let p = path ?? HistoryRun.displayPath(ch.path)
+                path = p
+                if scanner.sensitivity.rules[Int(f.ruleIndex)]
+                    && !verifier.confirms(f, blob: ch.newBlob, path: p, commit: scanner.sensitivity.usesCommits[Int(f.ruleIndex)] ? c.commit.id.hex : nil) {
+                    continue
+                }
+                let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
+                var location = f.location(kind: .commit, path: p)
+                location.commit = c.commit.id.hex
+                location.blob = ch.newBlob.hex
+                location.author = c.commit.author
+                location.email = c.commit.email
+                location.date = c.commit.date
+                let hash = f.hashText
+                let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: p, section: nil, secretHash: hash)
+                if scanner.options.baseline.contains(fingerprint) { continue }
+                findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location))
+            }
+        }
+    }
+
+    /// `--all-objects`: every blob in the object store (loose, packed, alternates) that no
+    /// scanned commit introduced, reported as kind `blob`.
+    mutating func scanUnreachable() {
+        var pending: [BlobWorkers.Request] = []
+        var failed = false
+        let known = cache
+        do {
+            try git.allBlobs { id, _ in
+                if known[id] == nil { pending.append(BlobWorkers.Request(id: id, context: "")) }
+                return true
+            }
+        } catch {
+            issues.append(ScanIssue(path: "", message: "\(error)"))
+            failed = true
+        }
+        _ = failed
+        var start = 0
+        while start < pending.count {
+            let slice = Array(pending[start..<min(pending.count, start + 4096)])
+            start += slice.count
+            scanner.progress.filesTotal.add(slice.count, ordering: .relaxed)
+            let outcomes = workers.scan(slice)
+            for (request, outcome) in zip(slice, outcomes) {
+                if outcome.entry.state == .scanned {
+                    stats.blobs += 1
+                    stats.bytes += outcome.bytes
+                    if outcome.binary { stats.binaries += 1 }
+                }
+                let place = "blob \(request.id.hex)"
+                if let issue = outcome.issue { issues.append(ScanIssue(path: place, message: issue)) }
+                for f in outcome.ruleFailures { issues.append(ScanIssue(path: place, message: f)) }
+                var seen = Set<SecretKey>()
+                for f in outcome.entry.findings {
+                    let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
+                    if scanner.sensitivity.rules[Int(f.ruleIndex)] && !verifier.confirms(f, blob: request.id, path: nil, commit: nil) { continue }
+                    _ = seen.insert(f.key)
+                    var location = f.location(kind: .blob, path: nil)
+                    location.blob = request.id.hex
+                    let hash = f.hashText
+                    let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: "", section: request.id.hex, secretHash: hash)
+                    if scanner.options.baseline.contains(fingerprint) { continue }
+                    findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location))
+                }
+            }
+        }
+    }
+}
+
+/// Re-checks a cached finding of a path- or commit-dependent rule with the real path and
+/// commit (rare: only blobs with such findings are read again).
+final class ContextVerifier {
+    let git: Git
+    let options: ScanOptions
+    let ruleSet: RuleSet
+    private var reader: CatFileReader?
+    private var scanner: BufferScanner?
+    private var memo: [String: Set<[Int]>] = [:]
+
+    init(git: Git, ruleSet: RuleSet, options: ScanOptions) {
+        self.git = git
+        self.ruleSet = ruleSet
+        self.options = options
+    }
+
+    func close() { reader?.close() }
+
+    func confirms(_ f: CachedFinding, blob: ObjectID, path: String?, commit: String?) -> Bool {
+        let key = blob.hex + "\u{0}" + (path ?? "") + "\u{0}" + (commit ?? "")
+        if memo[key] == nil {
+            if reader == nil { reader = CatFileReader(git: git); scanner = BufferScanner(ruleSet: ruleSet, options: options) }
+            var kept = Set<[Int]>()
+            let scanner = self.scanner!
+            reader!.read([blob], maxSize: options.maxFileSize) { _, result in
+                guard case .object(_, let bytes) = result else { return }
+                scanner.scan(bytes, isBinary: BufferScanner.looksBinary(bytes), context: MatchContext(path: path, commit: commit),
+                             onFinding: { kept.insert([$0.ruleIndex, $0.range.lowerBound, $0.range.count]) }, onFailure: { _, _ in })
+            }
+            memo[key] = kept
+        }
+        return memo[key]!.contains([Int(f.ruleIndex), f.byteOffset, Int(f.byteLength)])
+    }
+}
+
+/// A bounded hand-off between the thread reading git's log and the scanning thread.
+final class BatchQueue<T>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [T] = []
+    private let capacity: Int
+    private var done = false
+    private(set) var error: Error?
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func put(_ item: T) {
+        condition.lock()
+        while items.count >= capacity { condition.wait() }
+        items.append(item)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func finish(error: Error?) {
+        condition.lock()
+        done = true
+        self.error = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func take() -> T? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !done { condition.wait() }
+        if items.isEmpty { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+}

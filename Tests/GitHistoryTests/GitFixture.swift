@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+@testable import GitHistory
+
+/// A throwaway repository made with the git binary, no system or global config.
+final class Fixture {
+    let root: String
+    let path: String
+    private var tick = 0
+
+    static let git: String = {
+        for d in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let p = "\(d)/git"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return "/usr/bin/git"
+    }()
+
+    init(bare: Bool = false) {
+        root = NSTemporaryDirectory() + "keyshape-git-\(UUID().uuidString)"
+        path = root + "/repo"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        run(["init", "-q", "-b", "main"] + (bare ? ["--bare"] : []))
+        if !bare {
+            run(["config", "user.name", "Ada"])
+            run(["config", "user.email", "ada@example.com"])
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    @discardableResult
+    func run(_ args: [String], stdin: String? = nil) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixture.git)
+        p.arguments = ["-C", path] + args
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        tick += 1
+        env["GIT_AUTHOR_DATE"] = "\(1_700_000_000 + tick) +0000"
+        env["GIT_COMMITTER_DATE"] = env["GIT_AUTHOR_DATE"]
+        p.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try! p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "git \(args): \(String(decoding: errData, as: UTF8.self))")
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func write(_ name: [UInt8], _ text: String) {
+        if let slash = name.lastIndex(of: 0x2F) {
+            try! FileManager.default.createDirectory(atPath: path + "/" + String(decoding: name[..<slash], as: UTF8.self), withIntermediateDirectories: true)
+        }
+        let full = Array(path.utf8) + [0x2F] + name + [0]
+        let fd = full.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: full.count) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
+        precondition(fd >= 0)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    func write(_ name: String, _ text: String) { write(Array(name.utf8), text) }
+
+    @discardableResult
+    func commit(_ message: String) -> ObjectID {
+        run(["add", "-A"])
+        run(["commit", "-q", "--allow-empty", "-m", message])
+        return rev("HEAD")
+    }
+
+    func rev(_ r: String) -> ObjectID { ObjectID(run(["rev-parse", "--verify", r]))! }
+
+    func git() throws -> Git { try Git(repository: path) }
+}

@@ -1,0 +1,309 @@
+import Foundation
+import XCTest
+@testable import GitHistory
+
+final class ObjectIDTests: XCTestCase {
+    func testHexRoundTripAndZero() {
+        let hex = "0123456789abcdef0123456789ABCDEF01234567"
+        let id = ObjectID(hex)
+        XCTAssertEqual(id?.hex, hex.lowercased())
+        XCTAssertEqual(id?.byteCount, 20)
+        let sha256 = String(repeating: "ab", count: 32)
+        XCTAssertEqual(ObjectID(sha256)?.hex, sha256)
+        XCTAssertNil(ObjectID("xyz"))
+        XCTAssertNil(ObjectID(String(repeating: "g", count: 40)))
+        XCTAssertTrue(ObjectID.zero(byteCount: 20).isZero)
+        XCTAssertFalse(id!.isZero)
+        XCTAssertNotEqual(ObjectID(String(repeating: "0", count: 39) + "1"), ObjectID(String(repeating: "0", count: 40)))
+    }
+}
+
+final class ParsingTests: XCTestCase {
+    func testUnquoteC() {
+        XCTAssertEqual(Git.unquoteC(Array("\"a\\tb\\n\\\"c\\\\\\303\\251\"".utf8)), Array("a\tb\n\"c\\".utf8) + [0xC3, 0xA9])
+        XCTAssertEqual(Git.unquoteC(Array("plain".utf8)), Array("plain".utf8))
+    }
+
+    func testAddedLinesSkipHunkBodiesThatLookLikeHeaders() throws {
+        let patch = """
+        diff --git a/x.txt b/x.txt
+        index 1111111..2222222 100644
+        --- a/x.txt
+        +++ b/x.txt
+        @@ -0,0 +1,3 @@
+        +++ b/fake.txt
+        +diff --git a/y b/y
+        +@@ -1 +1 @@
+        @@ -10 +12,0 @@
+        -gone
+        @@ -20,2 +22 @@
+        -a
+        -b
+        +c
+        \\ No newline at end of file
+        diff --git "a/sp ace\\303\\251" "b/sp ace\\303\\251"
+        --- "a/sp ace\\303\\251"\t
+        +++ "b/sp ace\\303\\251"\t
+        @@ -1 +1 @@
+        -old
+        +new
+
+        """
+        let (r, w) = try Subprocess.pipe("test")
+        let bytes = Array(patch.utf8)
+        DispatchQueue.global().async {
+            _ = CatFileReader.writeAll(w, bytes)
+            close(w)
+        }
+        let added = Git.parseAddedLines(FDReader(fd: r))
+        close(r)
+        XCTAssertEqual(added[Array("x.txt".utf8)], [1...3, 22...22])
+        XCTAssertEqual(added[Array("sp ace".utf8) + [0xC3, 0xA9]], [1...1])
+        XCTAssertNil(added[Array("fake.txt".utf8)])
+        XCTAssertEqual(added.count, 2)
+    }
+}
+
+final class GitRunnerTests: XCTestCase {
+    func testNotARepositoryAndGitMissing() {
+        let dir = NSTemporaryDirectory() + "keyshape-norepo-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        XCTAssertThrowsError(try Git(repository: dir)) { error in
+            guard case GitError.notARepository(let path, let detail)? = error as? GitError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, dir)
+            XCTAssertTrue(detail.contains("not a git repository"), detail)
+        }
+        var options = Git.Options()
+        options.baseEnvironment["PATH"] = "/nonexistent"
+        XCTAssertThrowsError(try Git(repository: dir, options: options)) { error in
+            XCTAssertEqual(error as? GitError, .gitNotFound)
+        }
+    }
+
+    func testCallerGitVariablesAreDropped() throws {
+        let a = Fixture(), b = Fixture()
+        a.write("a.txt", "a\n")
+        let inA = a.commit("a")
+        b.write("b.txt", "b\n")
+        b.commit("b")
+        var options = Git.Options()
+        options.baseEnvironment["GIT_DIR"] = b.path + "/.git"
+        options.baseEnvironment["GIT_WORK_TREE"] = b.path
+        options.baseEnvironment["GIT_CONFIG_PARAMETERS"] = "'core.fsmonitor'='touch /tmp/never'"
+        let git = try Git(repository: a.path, options: options)
+        XCTAssertEqual(try git.resolveCommit("HEAD"), inA)
+        XCTAssertFalse(git.environment.contains { $0.hasPrefix("GIT_DIR=") || $0.hasPrefix("GIT_WORK_TREE=") || $0.hasPrefix("GIT_CONFIG_PARAMETERS=") })
+        XCTAssertTrue(git.environment.contains("GIT_CONFIG_NOSYSTEM=1"))
+        XCTAssertTrue(git.environment.contains("GIT_CONFIG_GLOBAL=/dev/null"))
+        XCTAssertTrue(git.configArgs.contains("core.fsmonitor=false"))
+        XCTAssertTrue(git.configArgs.contains("core.hooksPath=/dev/null"))
+    }
+
+    func testFailureNamesCommandAndSummarisesStderr() throws {
+        let f = Fixture()
+        f.commit("x")
+        let git = try f.git()
+        XCTAssertThrowsError(try git.output(["cat-file", "-p", "no-such-object"])) { error in
+            guard case GitError.commandFailed(let command, let status, let stderr)? = error as? GitError else { return XCTFail("\(error)") }
+            XCTAssertEqual(command, "git cat-file")
+            XCTAssertNotEqual(status, 0)
+            XCTAssertFalse(stderr.isEmpty)
+            XCTAssertFalse(stderr.contains("\n"))
+        }
+    }
+
+    func testBareShallowAndObjectFormat() throws {
+        let f = Fixture()
+        f.write("a", "1\n"); f.commit("1")
+        f.write("a", "2\n"); f.commit("2")
+        let bare = try Git(repository: f.path + "/.git")
+        XCTAssertFalse(bare.isShallow)
+        XCTAssertEqual(bare.root, f.path + "/.git")
+        XCTAssertEqual(bare.oidByteCount, 20)
+        let clone = f.root + "/shallow"
+        f.run(["clone", "-q", "--depth", "1", "file://" + f.path, clone])
+        let shallow = try Git(repository: clone)
+        XCTAssertTrue(shallow.isShallow)
+        XCTAssertEqual(shallow.root, clone)
+        let b = Fixture(bare: true)
+        let g = try Git(repository: b.path)
+        XCTAssertTrue(g.isBare)
+        XCTAssertEqual(g.root, b.path)
+    }
+}
+
+final class CatFileTests: XCTestCase {
+    func testStreamsManyObjectsReportsMissingAndSkipsLarge() throws {
+        let f = Fixture()
+        for i in 0..<300 { f.write("f\(i).txt", String(repeating: "line \(i)\n", count: i + 1)) }
+        f.commit("many")
+        let git = try f.git()
+        var byName: [String: ObjectID] = [:]
+        for line in f.run(["ls-tree", "HEAD"]).split(separator: "\n") {
+            let parts = line.split(separator: "\t")
+            byName[String(parts[1])] = ObjectID(String(parts[0].split(separator: " ")[2]))
+        }
+        var ids = (0..<300).map { byName["f\($0).txt"]! }
+        ids.insert(ObjectID(String(repeating: "1", count: 40))!, at: 150)
+        let reader = CatFileReader(git: git)
+        var seen = 0, missing = [Int](), large = 0
+        reader.read(ids, maxSize: 2000) { i, result in
+            switch result {
+            case .object(let type, let bytes):
+                XCTAssertEqual(type, "blob")
+                let n = i > 150 ? i - 1 : i
+                XCTAssertEqual(bytes.count, Array(String(repeating: "line \(n)\n", count: n + 1).utf8).count)
+                seen += 1
+            case .missing: missing.append(i)
+            case .tooLarge(_, let size): XCTAssertGreaterThan(size, 2000); large += 1
+            case .failed(let m): XCTFail(m)
+            }
+        }
+        XCTAssertEqual(missing, [150])
+        XCTAssertEqual(seen + large, 300)
+        XCTAssertGreaterThan(large, 0)
+        // The same process serves a second request.
+        XCTAssertEqual(reader.readObject(ids[0])?.bytes, Array("line 0\n".utf8))
+        reader.close()
+    }
+
+    func testCorruptLooseObjectIsReportedAndReadingGoesOn() throws {
+        let f = Fixture()
+        f.write("a", "alpha\n"); f.write("b", "bravo\n"); f.write("c", "charlie\n")
+        f.commit("x")
+        let a = f.rev("HEAD:a"), b = f.rev("HEAD:b"), c = f.rev("HEAD:c")
+        let path = f.path + "/.git/objects/" + b.hex.prefix(2) + "/" + b.hex.dropFirst(2)
+        chmod(path, 0o644)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+        let reader = CatFileReader(git: try f.git())
+        var results: [String] = []
+        reader.read([a, b, c]) { _, r in
+            switch r {
+            case .object(_, let bytes): results.append(String(decoding: bytes, as: UTF8.self))
+            case .missing: results.append("missing")
+            default: results.append("other")
+            }
+        }
+        XCTAssertEqual(results, ["alpha\n", "missing", "charlie\n"])
+    }
+}
+
+final class CommitLogTests: XCTestCase {
+    func read(_ git: Git, _ selection: CommitSelection = CommitSelection()) throws -> [CommitChanges] {
+        let log = try CommitLog(git: git, selection: selection)
+        var out: [CommitChanges] = []
+        while let c = try log.next() { out.append(c) }
+        return out
+    }
+
+    func testRootRenameMergeAndOddPaths() throws {
+        let f = Fixture()
+        let odd: [UInt8] = Array("dir with space/new\nline ".utf8) + [0xE9]
+        f.write(odd, "odd\n")
+        f.write("a.txt", "one\ntwo\nthree\nfour\n")
+        let root = f.commit("root")
+        f.run(["mv", "a.txt", "b.txt"])
+        let rename = f.commit("rename")
+        f.run(["checkout", "-q", "-b", "side"])
+        f.write("s.txt", "side\n")
+        let side = f.commit("side")
+        f.run(["checkout", "-q", "main"])
+        f.write("m.txt", "main\n")
+        let main = f.commit("main")
+        f.run(["merge", "-q", "--no-ff", "--no-commit", "side"])
+        f.write("b.txt", "one\ntwo\nthree\nfour\nevil\n")
+        f.run(["add", "b.txt"])
+        f.run(["commit", "-q", "-m", "merge"])
+        let merge = f.rev("HEAD")
+        let commits = try read(try f.git())
+        XCTAssertEqual(Set(commits.map(\.commit.id)), [root, rename, side, main, merge])
+        let byID = Dictionary(uniqueKeysWithValues: commits.map { ($0.commit.id, $0) })
+
+        let r = byID[root]!
+        XCTAssertEqual(r.commit.parents, [])
+        XCTAssertEqual(r.commit.author, "Ada")
+        XCTAssertEqual(r.commit.email, "ada@example.com")
+        XCTAssertTrue(r.commit.date.hasPrefix("2023-11-14T"), r.commit.date)
+        XCTAssertEqual(Set(r.changes.map(\.path)), [odd, Array("a.txt".utf8)])
+        XCTAssertTrue(r.changes.allSatisfy { $0.oldBlobs.count == 1 && $0.oldBlobs[0].isZero && $0.status == [0x41] })
+
+        let mv = byID[rename]!
+        XCTAssertEqual(mv.changes.count, 1)
+        XCTAssertEqual(mv.changes[0].path, Array("b.txt".utf8))
+        XCTAssertEqual(mv.changes[0].oldPath, Array("a.txt".utf8))
+        XCTAssertEqual(mv.changes[0].oldBlobs, [mv.changes[0].newBlob])
+        XCTAssertEqual(mv.changes[0].status, [0x52])
+
+        let m = byID[merge]!
+        XCTAssertEqual(m.commit.parents, [main, side])
+        XCTAssertEqual(m.changes.count, 1, "only the path that differs from both parents")
+        XCTAssertEqual(m.changes[0].path, Array("b.txt".utf8))
+        XCTAssertEqual(m.changes[0].oldBlobs, [f.rev("\(main):b.txt"), f.rev("\(side):b.txt")])
+        XCTAssertEqual(m.changes[0].newBlob, f.rev("\(merge):b.txt"))
+
+        var range = CommitSelection()
+        range.allRefsAndReflogs = false
+        range.include = [merge.hex]
+        range.exclude = [main.hex]
+        XCTAssertEqual(Set(try read(try f.git(), range).map(\.commit.id)), [side, merge])
+    }
+
+    func testReflogAndStashEnumeration() throws {
+        let f = Fixture()
+        f.write("a", "1\n")
+        f.commit("one")
+        f.write("a", "2\n")
+        f.run(["stash", "-q"])
+        f.write("a", "3\n")
+        f.run(["stash", "-q"])
+        let git = try f.git()
+        XCTAssertEqual(try git.stashes(), [f.rev("stash@{0}"), f.rev("stash@{1}")])
+        XCTAssertTrue(try git.refs().contains { $0.name == "refs/stash" })
+        let commits = Set(try read(git).map(\.commit.id))
+        XCTAssertTrue(commits.contains(f.rev("stash@{1}")), "older stash entries come from the reflog")
+    }
+
+    func testEmptyRepository() throws {
+        let f = Fixture()
+        XCTAssertEqual(try read(try f.git()).count, 0)
+        var blobs = 0
+        try f.git().allBlobs { _, _ in blobs += 1; return true }
+        XCTAssertEqual(blobs, 0)
+    }
+
+    func testAllBlobsIncludesDangling() throws {
+        let f = Fixture()
+        f.write("a", "kept\n")
+        f.commit("x")
+        let dangling = ObjectID(f.run(["hash-object", "-w", "--stdin"], stdin: "dangling\n"))!
+        var found = Set<ObjectID>()
+        try f.git().allBlobs { id, _ in found.insert(id); return true }
+        XCTAssertEqual(found, [f.rev("HEAD:a"), dangling])
+    }
+}
+
+final class StagedDiffTests: XCTestCase {
+    func testAddedLinesRenamesAndFirstCommit() throws {
+        let f = Fixture()
+        f.write("new.txt", "a\nb\n")
+        f.run(["add", "new.txt"])
+        var diff = try f.git().stagedDiff()
+        XCTAssertNil(diff.head)
+        XCTAssertEqual(diff.changes.count, 1)
+        XCTAssertEqual(diff.changes[0].addedLines, [1...2])
+        XCTAssertTrue(diff.changes[0].oldBlob.isZero)
+        f.write("b.txt", "1\n2\n3\n4\n5\n6\n")
+        f.commit("first")
+        f.run(["mv", "b.txt", "c d.txt"])
+        f.write("c d.txt", "0\n1\n2\n3\n4\n5\n6\n")
+        f.write("new.txt", "a\nb\nc\n")
+        f.run(["add", "-A"])
+        diff = try f.git().stagedDiff()
+        XCTAssertNotNil(diff.head)
+        let byPath = Dictionary(uniqueKeysWithValues: diff.changes.map { (String(decoding: $0.path, as: UTF8.self), $0) })
+        XCTAssertEqual(byPath["c d.txt"]?.oldPath, Array("b.txt".utf8))
+        XCTAssertEqual(byPath["c d.txt"]?.addedLines, [1...1])
+        XCTAssertEqual(byPath["new.txt"]?.addedLines, [3...3])
+    }
+}
