@@ -1,1 +1,0 @@
-// Provider client: requests to AI providers that never carry the key anywhere but its header.
