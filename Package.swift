@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "keyshape", targets: ["keyshape"]),
         .executable(name: "keyshape-credentials", targets: ["keyshape-credentials"]),
+        .executable(name: "byok", targets: ["byok"]),
         .library(name: "CredentialStore", targets: ["CredentialStore"]),
     ],
     targets: [
@@ -29,9 +30,12 @@ let package = Package(
         .target(name: "FileInputs", dependencies: ["ScanCore"]),
 
         .target(name: "GitHistory"),
+        .target(name: "ObjectFiles"),
+        // libFuzzer harness for the object-file parsers; a plain build makes a seed replayer.
+        .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles"]),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "GitHistory", "CCrypto"]),
+        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto"]),
 
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
@@ -42,7 +46,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML"],
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "FileInputs", "GitHistory"],
             plugins: ["EmbedRules"]
         ),
 
@@ -57,14 +61,16 @@ let package = Package(
         // Provider client: authenticated requests that never leak the key. Uses the rule
         // engine to redact key-shaped text.
         .target(name: "ProviderClient", dependencies: ["CredentialStore", "ScanRules"]),
+        .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore"]),
 
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory"]),
+        .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape"]),
-        .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules"]),
+        .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials"]),
     ],
     swiftLanguageModes: [.v5]

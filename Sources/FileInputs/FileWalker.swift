@@ -23,6 +23,31 @@ public struct FileWalker {
         public var issues: [ScanIssue] = []
         /// Things passed over on purpose, worth saying but not failures.
         public var notes: [ScanIssue] = []
+
+        public init(files: [FileEntry] = [], issues: [ScanIssue] = [], notes: [ScanIssue] = []) {
+            self.files = files
+            self.issues = issues
+            self.notes = notes
+        }
+    }
+
+    /// Entries for named files below `root` (as git lists them), reported relative to it.
+    /// Names that are gone or not regular files are noted, not scanned.
+    public static func entries(root: String, relativePaths: [[UInt8]]) -> Result {
+        var result = Result()
+        let rootBytes = Array(root.utf8)
+        for rel in relativePaths {
+            let display = String(decoding: rel, as: UTF8.self)
+            let os: [CChar] = (rootBytes + [47] + rel).map { CChar(bitPattern: $0) } + [0]
+            var st = stat()
+            guard lstat(os, &st) == 0 else {
+                result.notes.append(ScanIssue(path: display, message: "listed by git but not in the working tree"))
+                continue
+            }
+            guard (st.st_mode & S_IFMT) == S_IFREG else { continue }   // symlinks and gitlinks
+            result.files.append(FileEntry(osPath: os, displayPath: display, size: Int(st.st_size)))
+        }
+        return result
     }
 
     public let options: Options

@@ -16,14 +16,22 @@ public final class Scanner: @unchecked Sendable {
     }
 
     public func scan(paths: [String]) -> (result: ScanResult, notes: [ScanIssue]) {
-        let started = Date()
         var walkerOptions = FileWalker.Options()
         walkerOptions.followSymlinks = options.followSymlinks
         let listing = FileWalker(options: walkerOptions).walk(paths)
-        progress.filesTotal.store(listing.files.count, ordering: .relaxed)
+        return scan(listing)
+    }
+
+    /// Scans a list made elsewhere (e.g. the files git tracks), with its own display paths.
+    public func scan(_ listing: FileWalker.Result) -> (result: ScanResult, notes: [ScanIssue]) {
+        let started = Date()
+        // Files a path-only allowlist covers cannot yield findings: not read, not parsed.
+        let scratch = ruleSet.makeScratch()
+        let wanted = listing.files.filter { !self.ruleSet.allowsWholeFile($0.displayPath, scratch: scratch) }
+        progress.filesTotal.store(wanted.count, ordering: .relaxed)
 
         // Largest files first, so one big file does not start last and run alone.
-        let files = listing.files.sorted { $0.size > $1.size }
+        let files = wanted.sorted { $0.size > $1.size }
         let workers = max(1, min(options.jobs, files.count))
         let next = NSLock()
         var cursor = 0
@@ -54,7 +62,11 @@ public final class Scanner: @unchecked Sendable {
         result.findings.sort()
         result.issues.sort()
         result.stats.seconds = Date().timeIntervalSince(started)
-        return (result, listing.notes)
+        var notes = listing.notes
+        if wanted.count < listing.files.count {
+            notes.append(ScanIssue(path: "", message: "\(listing.files.count - wanted.count) files not read: allowlisted by path"))
+        }
+        return (result, notes)
     }
 }
 

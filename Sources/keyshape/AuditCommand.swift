@@ -1,0 +1,82 @@
+import Foundation
+import FileInputs
+import GitHistory
+import ScanCore
+import ScanEngine
+import ScanReport
+import ScanRules
+
+/// `keyshape audit [REPO] [--products PATH ...]`: the release gate in one step. The sources
+/// (in a git repository, the files git tracks plus untracked files it does not ignore), the
+/// whole history (reflogs and stashes included), and each build product, merged into one
+/// report with one exit status. A summary line per part goes to stderr.
+enum AuditCommand {
+    static func run(_ inv: Invocation) throws -> Int32 {
+        let repo = try GitCommandSupport.repository(inv)
+        let (ruleSet, options) = try GitCommandSupport.prepare(inv, repo: repo)
+        var combined = ScanResult(rules: ruleSet.ruleInfos)
+        let started = Date()
+
+        // Sources.
+        let git: Git? = try? Git(repository: repo)
+        let sources: (result: ScanResult, notes: [ScanIssue])
+        if let git, !git.isBare {
+            let listed = try git.output(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+            let names = listed.split(separator: 0).map(Array.init)
+            sources = Scanner(ruleSet: ruleSet, options: options).scan(FileWalker.entries(root: git.root, relativePaths: names))
+        } else {
+            sources = Scanner(ruleSet: ruleSet, options: options).scan(paths: [repo])
+        }
+        merge(sources.result, into: &combined)
+        Terminal.err("keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
+
+        // History.
+        if git != nil {
+            let history = HistoryScanner(ruleSet: ruleSet, options: options, history: HistoryOptions())
+            do {
+                let outcome = try history.scan(repository: repo)
+                for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
+                merge(outcome.result, into: &combined)
+                Terminal.err("keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
+            } catch {
+                combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(error))"))
+            }
+        } else {
+            Terminal.err("keyshape audit: history: not a git repository; skipped\n")
+        }
+
+        // Build products: paths keep the product path as given, so reports say which build.
+        for product in inv.products {
+            var result = Scanner(ruleSet: ruleSet, options: options).scan(paths: [product]).result
+            let prefix = product.hasSuffix("/") ? String(product.dropLast()) : product
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: product, isDirectory: &isDirectory), isDirectory.boolValue {
+                for i in result.findings.indices {
+                    let path = prefix + "/" + (result.findings[i].location.path ?? "")
+                    result.findings[i].location.path = path
+                    result.findings[i].fingerprint = SecretHasher.fingerprint(
+                        rule: result.findings[i].rule, path: path, section: result.findings[i].location.section,
+                        secretHash: result.findings[i].secretHash)
+                }
+                for i in result.issues.indices { result.issues[i].path = prefix + "/" + result.issues[i].path }
+            }
+            merge(result, into: &combined)
+            Terminal.err("keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
+        }
+
+        combined.findings.sort()
+        combined.issues.sort()
+        combined.stats.seconds = Date().timeIntervalSince(started)
+        return try Report.deliver(combined, inv)
+    }
+
+    static func merge(_ part: ScanResult, into combined: inout ScanResult) {
+        combined.findings += part.findings
+        combined.issues += part.issues
+        combined.stats.add(part.stats)
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}
