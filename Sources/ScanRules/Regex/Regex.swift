@@ -1,4 +1,5 @@
 import CPCRE2
+import Synchronization
 
 /// A compiled PCRE2 pattern that matches raw bytes (no UTF mode: binary data and invalid
 /// UTF-8 are ordinary input, never undefined behaviour).
@@ -10,8 +11,11 @@ public final class Regex: @unchecked Sendable {
     public let pattern: String
     /// Number of capture groups (group 0, the whole match, not counted).
     public let captureCount: Int
-    /// Whether PCRE2 JIT-compiled the pattern (false where JIT is unavailable).
-    public let isJIT: Bool
+    /// JIT compilation is deferred to the first match: most rules never run on a given
+    /// input (their keywords are absent), and compiling 250 patterns up front is most of a
+    /// pre-commit hook's run time. 0 = not yet, 1 = JIT code, 2 = interpreter only.
+    private let jitState = Atomic<Int>(0)
+    private let jitLock = Mutex<Void>(())
 
     public struct CompileError: Error, Sendable, Equatable, CustomStringConvertible {
         public let message: String
@@ -44,7 +48,25 @@ public final class Regex: @unchecked Sendable {
         var count: UInt32 = 0
         pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
         captureCount = Int(count)
-        isJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+    }
+
+    /// Whether PCRE2 JIT-compiled the pattern (false where JIT is unavailable). Compiles it
+    /// now if no match has done so yet.
+    public var isJIT: Bool {
+        prepare()
+        return jitState.load(ordering: .acquiring) == 1
+    }
+
+    /// JIT-compiles once, before the first match. Matching never overlaps compiling: every
+    /// match calls this first, and it returns only once the code is final.
+    @inline(__always)
+    func prepare() {
+        if jitState.load(ordering: .acquiring) != 0 { return }
+        jitLock.withLock { _ in
+            if jitState.load(ordering: .acquiring) != 0 { return }
+            let ok = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE)) == 0
+            jitState.store(ok ? 1 : 2, ordering: .releasing)
+        }
     }
 
     deinit { pcre2_code_free_8(code) }
@@ -102,6 +124,7 @@ extension Regex {
     ///   pattern compiled with `startLimit: true`); nil for no limit.
     public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil, scratch: MatchScratch) -> RegexMatch {
         guard start <= buffer.count else { return .noMatch }
+        prepare()
         // The context is shared by every pattern a worker runs: always set the limit, to
         // PCRE2_UNSET (SIZE_MAX, no limit) unless this pattern asked for one, since a stale
         // limit makes PCRE2 refuse patterns compiled without PCRE2_USE_OFFSET_LIMIT.
