@@ -3,10 +3,9 @@ import XCTest
 
 final class KeywordIndexTests: XCTestCase {
     func found(_ index: KeywordIndex, _ text: [UInt8]) -> Set<String> {
-        var seen = [Bool](repeating: false, count: index.keywords.count)
         var out = Set<String>()
         var b = text
-        b.withUnsafeMutableBytes { index.scan(UnsafeRawBufferPointer($0), seen: &seen) { out.insert(index.keywords[$0]) } }
+        b.withUnsafeMutableBytes { index.forEachHit(UnsafeRawBufferPointer($0)) { id, _ in out.insert(index.keywords[id]) } }
         return out
     }
 
@@ -58,5 +57,17 @@ final class KeywordIndexTests: XCTestCase {
             text.replaceSubrange(at..<at + kb.count, with: kb)
             XCTAssertTrue(found(index, text).contains(k), "\(k) at \(at) of \(n)")
         }
+    }
+
+    /// Every occurrence is reported once, with its end offset, across the stream splits.
+    func testEveryOccurrenceOnceWithItsEnd() {
+        let index = KeywordIndex(keywords: ["abc", "bc"])
+        var text = Array(repeating: UInt8(ascii: "x"), count: 4096)
+        let spots = [0, 1019, 1023, 1027, 2046, 2049, 3069, 4093]
+        for s in spots { text.replaceSubrange(s..<s + 3, with: Array("ABC".utf8)) }
+        var hits: [String] = []
+        text.withUnsafeBytes { index.forEachHit($0) { id, end in hits.append("\(index.keywords[id])@\(end)") } }
+        let expected = spots.flatMap { ["abc@\($0 + 3)", "bc@\($0 + 3)"] }
+        XCTAssertEqual(hits.sorted(), expected.sorted())
     }
 }

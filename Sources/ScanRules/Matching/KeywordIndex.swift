@@ -9,10 +9,14 @@ public struct KeywordIndex: Sendable {
     private let byteClass: [UInt8]   // 256 entries
     private let classCount: Int
     /// For each state with output: the keyword ids that end there (including via suffix links).
-    private let outputs: [[Int32]]
+    /// Keyword ids ending at each state, flattened: state s owns
+    /// `outputIds[outputStart[s]..<outputStart[s + 1]]` (one array, no per-hit retains).
+    private let outputIds: [Int32]
+    private let outputStart: [Int32]
     public let keywords: [String]
     private let maxKeywordLength: Int
-    private let keywordLengths: [Int]
+    /// Byte length of each keyword.
+    public let keywordLengths: [Int]
 
     public init(keywords: [String]) {
         self.keywords = keywords
@@ -79,75 +83,14 @@ public struct KeywordIndex: Sendable {
         maxKeywordLength = patterns.map(\.count).max() ?? 1
         keywordLengths = patterns.map(\.count)
         classCount = classes
-        outputs = out
+        var ids: [Int32] = []
+        var starts: [Int32] = [0]
+        for list in out { ids += list; starts.append(Int32(ids.count)) }
+        outputIds = ids
+        outputStart = starts
     }
 
     @inline(__always) static func fold(_ b: UInt8) -> UInt8 { (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b }
-
-    /// Calls `found` once for every keyword id that occurs in `buffer` (each at most once,
-    /// using `seen` to remember; `seen` must have `keywords.count` entries).
-    /// Returns early once every keyword has been seen.
-    public func scan(_ buffer: UnsafeRawBufferPointer, seen: inout [Bool], found: (Int) -> Void) {
-        guard !keywords.isEmpty, buffer.count > 0 else { return }
-        var remaining = 0
-        for s in seen where !s { remaining += 1 }
-        if remaining == 0 { return }
-        let n = buffer.count
-        let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let k = classCount
-        table.withUnsafeBufferPointer { tablePtr in
-            byteClass.withUnsafeBufferPointer { classPtr in
-                let t = tablePtr.baseAddress!, cls = classPtr.baseAddress!
-                // Reports every keyword ending where `entry` has output (only on hits).
-                func emit(_ entry: UInt32) -> Bool {
-                    for id in outputs[Int(entry >> 1) / k] where !seen[Int(id)] {
-                        seen[Int(id)] = true
-                        found(Int(id))
-                        remaining -= 1
-                    }
-                    return remaining == 0
-                }
-                // One DFA step is a load that depends on the previous one, so one stream is
-                // bound by load latency. Four independent streams over the four quarters of
-                // the buffer (each running past its end by the longest keyword, so nothing
-                // straddling a split is missed) let the CPU overlap them.
-                if n >= 1024 {
-                    let quarter = n / 4
-                    var states: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-                    var i = 0
-                    while i < quarter {
-                        i = KeywordIndex.step4(t, cls, p, quarter, from: i, to: quarter, &states)
-                        if i < quarter {
-                            if states.0 & 1 != 0 && emit(states.0) { return }
-                            if states.1 & 1 != 0 && emit(states.1) { return }
-                            if states.2 & 1 != 0 && emit(states.2) { return }
-                            if states.3 & 1 != 0 && emit(states.3) { return }
-                            i += 1
-                        }
-                    }
-                    // Each stream goes on into the next quarter by the longest keyword
-                    // (the last one to the end), so a keyword across a split is seen whole.
-                    let finals = [states.0, states.1, states.2, states.3]
-                    for stream in 0..<4 {
-                        var s = finals[stream]
-                        var j = (stream + 1) * quarter
-                        let end = stream == 3 ? n : min(n, j + maxKeywordLength - 1)
-                        while j < end {
-                            j = KeywordIndex.step1(t, cls, p, from: j, to: end, &s)
-                            if j < end { if emit(s) { return }; j += 1 }
-                        }
-                    }
-                } else {
-                    var s: UInt32 = 0
-                    var j = 0
-                    while j < n {
-                        j = KeywordIndex.step1(t, cls, p, from: j, to: n, &s)
-                        if j < n { if emit(s) { return }; j += 1 }
-                    }
-                }
-            }
-        }
-    }
 
     /// Calls `hit(keywordId, end)` for every occurrence of every keyword, `end` being the
     /// offset just past it. Occurrences come in no particular order; one found by two
@@ -161,7 +104,8 @@ public struct KeywordIndex: Sendable {
             byteClass.withUnsafeBufferPointer { classPtr in
                 let t = tablePtr.baseAddress!, cls = classPtr.baseAddress!
                 func emit(_ entry: UInt32, at index: Int) {
-                    for id in outputs[Int(entry >> 1) / k] { hit(Int(id), index + 1) }
+                    let state = Int(entry >> 1) / k
+                    for o in Int(outputStart[state])..<Int(outputStart[state + 1]) { hit(Int(outputIds[o]), index + 1) }
                 }
                 var quarter = 0
                 if n >= 1024 {
@@ -188,8 +132,10 @@ public struct KeywordIndex: Sendable {
                             if j < end {
                                 // Past a split, only keywords that began before it are this
                                 // stream's; the next stream reports the others.
-                                for id in outputs[Int(s >> 1) / k] where stream == 3 || j + 1 - keywordLengths[Int(id)] < (stream + 1) * quarter {
-                                    hit(Int(id), j + 1)
+                                let state = Int(s >> 1) / k
+                                for o in Int(outputStart[state])..<Int(outputStart[state + 1]) {
+                                    let id = Int(outputIds[o])
+                                    if stream == 3 || j + 1 - keywordLengths[id] < (stream + 1) * quarter { hit(id, j + 1) }
                                 }
                                 j += 1
                             }

@@ -46,17 +46,19 @@ public final class Matcher {
     public static let lookBehind = 512
     public static let lookAhead = 256
 
-    private struct Window: Comparable {
-        var rule: Int32
-        var lo: Int
-        var hi: Int
-        static func < (a: Window, b: Window) -> Bool { a.rule != b.rule ? a.rule < b.rule : a.lo < b.lo }
-    }
-    private var windows: [Window] = []
+    /// Candidate start windows, one UInt64 each so sorting is cheap: rule (20 bits), window
+    /// start (32 bits), window length (12 bits; windows are at most lookBehind + lookAhead
+    /// plus a keyword long). Sorted, they group by rule and ascend by start.
+    private var windows: [UInt64] = []
+    /// Per keyword, where its latest windows sit in `windows` (-1: none yet in this buffer),
+    /// so the next hit on the same line widens them instead of adding more: a line that
+    /// says "path" five times is one window for the rule keyed on "pat".
+    private var lastWindow: [Int] = []
 
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = MatchScratch(maxCaptures: ruleSet.maxCaptures)
+        lastWindow = [Int](repeating: -1, count: ruleSet.keywordIndex.keywords.count)
     }
 
     /// Scans `buffer`. `accept` limits which match starts are reported (used when a large
@@ -65,10 +67,13 @@ public final class Matcher {
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
         windows.removeAll(keepingCapacity: true)
+        for k in lastWindow.indices { lastWindow[k] = -1 }
         let n = buffer.count
         let base = buffer.baseAddress
+        let lengths = set.keywordIndex.keywordLengths
+        let keywordRules = set.keywordRules, keywordRuleStart = set.keywordRuleStart
         set.keywordIndex.forEachHit(buffer) { keyword, end in
-            let start = end - set.keywordIndex.keywords[keyword].utf8.count
+            let start = end - lengths[keyword]
             var lo = max(0, start - Matcher.lookBehind)
             var back = start
             while back > lo && buffer[back - 1] != 0x0A { back -= 1 }
@@ -77,23 +82,49 @@ public final class Matcher {
             if hi > end, let nl = memchr(base! + end, 0x0A, hi - end) {
                 hi = UnsafeRawPointer(nl) - base!
             }
-            for r in set.rulesForKeyword[keyword] { windows.append(Window(rule: Int32(r), lo: lo, hi: hi)) }
+            // Buffers past 4 GiB (only a huge git blob could be one) cannot pack a start:
+            // such a window starts at 0 and is widened to the whole buffer below.
+            let first = Int(keywordRuleStart[keyword]), last = Int(keywordRuleStart[keyword + 1])
+            let previous = lastWindow[keyword]
+            if previous >= 0 {
+                let w = windows[previous]
+                let pLo = Int(w >> 12 & 0xFFFF_FFFF), pHi = pLo + Int(w & 4095)
+                if lo >= pLo && lo <= pHi && hi - pLo <= 4095 {
+                    if hi > pHi {
+                        for j in 0..<(last - first) {
+                            windows[previous + j] = windows[previous + j] & ~UInt64(4095) | UInt64(hi - pLo)
+                        }
+                    }
+                    return
+                }
+            }
+            let packed = lo < 1 << 32 ? UInt64(lo) << 12 | UInt64(min(hi - lo, 4095)) : 4095
+            lastWindow[keyword] = windows.count
+            for o in first..<last {
+                windows.append(UInt64(keywordRules[o]) << 44 | packed)
+            }
         }
-        for r in set.unconditionalRules { windows.append(Window(rule: Int32(r), lo: 0, hi: n)) }
-        if windows.isEmpty { return }
+        if windows.isEmpty && set.unconditionalRules.isEmpty { return }
         windows.sort()
+        var spans: [Range<Int>] = []
         var i = 0
         while i < windows.count {
-            let rule = Int(windows[i].rule)
-            var spans: [Range<Int>] = []
-            var lo = windows[i].lo, hi = windows[i].hi
+            let rule = Int(windows[i] >> 44)
+            spans.removeAll(keepingCapacity: true)
+            var lo = Int(windows[i] >> 12 & 0xFFFF_FFFF), hi = lo + Int(windows[i] & 4095)
+            if n >= 1 << 32 { lo = 0; hi = n }
             i += 1
-            while i < windows.count && Int(windows[i].rule) == rule {
-                if windows[i].lo <= hi { hi = max(hi, windows[i].hi) } else { spans.append(lo..<hi); lo = windows[i].lo; hi = windows[i].hi }
+            while i < windows.count && Int(windows[i] >> 44) == rule {
+                var l = Int(windows[i] >> 12 & 0xFFFF_FFFF), h = l + Int(windows[i] & 4095)
+                if n >= 1 << 32 { l = 0; h = n }
+                if l <= hi { hi = max(hi, h) } else { spans.append(lo..<hi); lo = l; hi = h }
                 i += 1
             }
             spans.append(lo..<hi)
             run(ruleIndex: rule, spans: spans, buffer: buffer, context: context, accept: accept, onMatch: onMatch, onFailure: onFailure)
+        }
+        for r in set.unconditionalRules {
+            run(ruleIndex: r, spans: [0..<n], buffer: buffer, context: context, accept: accept, onMatch: onMatch, onFailure: onFailure)
         }
     }
 

@@ -5,8 +5,9 @@ public final class RuleSet: @unchecked Sendable {
     public let rules: [Rule]
     public let allowlists: [Allowlist]
     let keywordIndex: KeywordIndex
-    /// For each keyword id, the rules that name it.
-    let rulesForKeyword: [[Int]]
+    /// For each keyword id k, the rules that name it: `keywordRules[keywordRuleStart[k]..<keywordRuleStart[k + 1]]`.
+    let keywordRules: [Int32]
+    let keywordRuleStart: [Int32]
     /// Rules without keywords run on every buffer.
     let unconditionalRules: [Int]
     let maxCaptures: Int
@@ -32,7 +33,11 @@ public final class RuleSet: @unchecked Sendable {
             }
         }
         keywordIndex = KeywordIndex(keywords: keywords)
-        rulesForKeyword = byKeyword
+        var flat: [Int32] = []
+        var starts: [Int32] = [0]
+        for list in byKeyword { flat += list.map { Int32($0) }; starts.append(Int32(flat.count)) }
+        keywordRules = flat
+        keywordRuleStart = starts
         unconditionalRules = unconditional
         var captures = 0
         for r in rules { captures = max(captures, r.regex.captureCount) }
