@@ -106,10 +106,14 @@ struct HistoryRun {
     var notes: [String] = []
     var stats = ScanStats()
     var gitlinkPaths = Set<String>()
+    /// For paths a path-only allowlist covers: their blobs are not read there (the same
+    /// blob at another path is still scanned when that path asks for it).
+    let allowScratch: MatchScratch
 
     init(scanner: HistoryScanner, git: Git) {
         self.scanner = scanner
         self.git = git
+        allowScratch = scanner.ruleSet.makeScratch()
         workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
                               count: scanner.options.jobs)
         verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
@@ -156,16 +160,18 @@ struct HistoryRun {
     mutating func scanBlobs(of batch: [CommitChanges]) {
         var requests: [BlobWorkers.Request] = []
         var queued = Set<ObjectID>()
-        func want(_ id: ObjectID, _ mode: UInt32, _ context: @autoclosure () -> String) {
+        func want(_ id: ObjectID, _ mode: UInt32, _ context: @autoclosure () -> String, path: [UInt8]) {
             if id.isZero || mode == TreeChange.gitlinkMode || cache[id] != nil || queued.contains(id) { return }
+            if scanner.ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: allowScratch) { return }
             queued.insert(id)
             requests.append(BlobWorkers.Request(id: id, context: context()))
         }
         for c in batch {
             for ch in c.changes {
-                if !ch.isDeletion { want(ch.newBlob, ch.newMode, "\(HistoryRun.displayPath(ch.path)) in commit \(c.commit.id.hex)") }
+                if !ch.isDeletion { want(ch.newBlob, ch.newMode, "\(HistoryRun.displayPath(ch.path)) in commit \(c.commit.id.hex)", path: ch.path) }
                 for (i, old) in ch.oldBlobs.enumerated() {
-                    want(old, ch.oldModes[i], "\(HistoryRun.displayPath(ch.oldPath ?? ch.path)) in commit \(c.commit.parents.indices.contains(i) ? c.commit.parents[i].hex : c.commit.id.hex)")
+                    want(old, ch.oldModes[i], "\(HistoryRun.displayPath(ch.oldPath ?? ch.path)) in commit \(c.commit.parents.indices.contains(i) ? c.commit.parents[i].hex : c.commit.id.hex)",
+                         path: ch.oldPath ?? ch.path)
                 }
             }
         }
