@@ -33,16 +33,16 @@ final class FuzzSeedReplayTests: XCTestCase {
     }
 }
 
-/// Regenerates the crafted fuzz seeds (the ones no compiler here can make: MH_EXECUTE,
-/// FAT_MAGIC_64, big-endian Mach-O, hand-made ELF, ELF without section headers). Skipped
-/// unless KEYSHAPE_WRITE_FUZZ_SEEDS=1, so a normal test run never writes to the repository:
+/// The crafted fuzz seeds (the ones no compiler here can make: MH_EXECUTE, FAT_MAGIC_64,
+/// big-endian Mach-O, hand-made ELF, ELF without section headers) must be what the test
+/// writers produce today; a normal run checks the committed files, and
 ///
 ///   KEYSHAPE_WRITE_FUZZ_SEEDS=1 swift test --filter FuzzSeedWriter
+///
+/// regenerates them after a writer changes.
 final class FuzzSeedWriter: XCTestCase {
-    func testWriteCraftedSeeds() throws {
-        guard ProcessInfo.processInfo.environment["KEYSHAPE_WRITE_FUZZ_SEEDS"] == "1" else {
-            throw XCTSkip("set KEYSHAPE_WRITE_FUZZ_SEEDS=1 to regenerate Fixtures/fuzz seeds")
-        }
+    func testCraftedSeedsMatchTheWriters() throws {
+        let regenerate = ProcessInfo.processInfo.environment["KEYSHAPE_WRITE_FUZZ_SEEDS"] == "1"
         let cstrings = Canary.cString("FuzzSeed")
         let exe64 = MachOWriter.executable(cstrings: cstrings, ustring: [0x41, 0, 0x42, 0, 0, 0], data: [1, 2, 3, 4],
                                            linkedit: Array("_main\0".utf8)).build().bytes
@@ -62,7 +62,12 @@ final class FuzzSeedWriter: XCTestCase {
             ("elf/no-section-headers-i386", stripped),
         ]
         for (name, bytes) in seeds {
-            try Data(bytes).write(to: Fixtures.fuzzSeeds.appendingPathComponent(name))
+            let url = Fixtures.fuzzSeeds.appendingPathComponent(name)
+            if regenerate {
+                try Data(bytes).write(to: url)
+            } else {
+                XCTAssertEqual(try Data(contentsOf: url), Data(bytes), "\(name) is stale: regenerate with KEYSHAPE_WRITE_FUZZ_SEEDS=1")
+            }
         }
     }
 }
