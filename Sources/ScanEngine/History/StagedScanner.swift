@@ -16,15 +16,37 @@ public final class StagedScanner {
         self.options = options
     }
 
-    public func scan(repository: String, gitOptions: Git.Options = Git.Options()) throws -> (result: ScanResult, notes: [String]) {
+    /// The repository and its staged diff, read before the rules are needed: a pre-commit
+    /// hook reads git while it compiles its rules.
+    public struct Input: @unchecked Sendable {
+        public let git: Git
+        public let diff: Result<StagedDiff, Error>
+        let started: Date
+    }
+
+    /// Opens the repository (throws when git is missing or it is not a repository) and
+    /// reads the index against HEAD.
+    public static func read(repository: String, gitOptions: Git.Options = Git.Options()) throws -> Input {
         let started = Date()
         var gitOptions = gitOptions
         gitOptions.useCallerIndexFile = true
         let git = try Git(repository: repository, options: gitOptions)
+        return Input(git: git, diff: Result { try git.stagedDiff() }, started: started)
+    }
+
+    public func scan(repository: String, gitOptions: Git.Options = Git.Options()) throws -> (result: ScanResult, notes: [String]) {
+        scan(try StagedScanner.read(repository: repository, gitOptions: gitOptions))
+    }
+
+    public func scan(_ input: Input) -> (result: ScanResult, notes: [String]) {
+        let started = input.started
+        let git = input.git
         var result = ScanResult(rules: ruleSet.ruleInfos)
         var notes: [String] = []
         let diff: StagedDiff
-        do { diff = try git.stagedDiff() } catch {
+        switch input.diff {
+        case .success(let d): diff = d
+        case .failure(let error):
             result.issues.append(ScanIssue(path: "", message: "\(error)"))
             result.stats.seconds = Date().timeIntervalSince(started)
             return (result, notes)
