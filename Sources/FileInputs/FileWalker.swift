@@ -14,6 +14,9 @@ import ScanCore
 public struct FileWalker {
     public struct Options: Sendable {
         public var followSymlinks = false
+        /// Report a folder root's files as `root/relative` rather than relative to it, so
+        /// several roots in one report (audit's build products) keep telling themselves apart.
+        public var keepRootInPaths = false
         public init() {}
     }
 
@@ -74,7 +77,8 @@ public struct FileWalker {
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
                 var ancestors: [DevIno] = [DevIno(st)]
-                walkDirectory(Array(root.utf8CString.dropLast()), relative: "", ancestors: &ancestors, into: &result)
+                let prefix = options.keepRootInPaths && display != "." ? display : ""
+                walkDirectory(Array(root.utf8CString.dropLast()), relative: prefix, ancestors: &ancestors, into: &result)
             case S_IFREG:
                 result.files.append(FileEntry(osPath: Array(root.utf8CString), displayPath: display, size: Int(st.st_size)))
             default:

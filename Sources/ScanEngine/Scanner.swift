@@ -15,9 +15,11 @@ public final class Scanner: @unchecked Sendable {
         self.options = options
     }
 
-    public func scan(paths: [String]) -> (result: ScanResult, notes: [ScanIssue]) {
+    /// - Parameter keepRootInPaths: report `root/relative` paths (see FileWalker.Options).
+    public func scan(paths: [String], keepRootInPaths: Bool = false) -> (result: ScanResult, notes: [ScanIssue]) {
         var walkerOptions = FileWalker.Options()
         walkerOptions.followSymlinks = options.followSymlinks
+        walkerOptions.keepRootInPaths = keepRootInPaths
         let listing = FileWalker(options: walkerOptions).walk(paths)
         return scan(listing)
     }

@@ -47,19 +47,7 @@ enum AuditCommand {
 
         // Build products: paths keep the product path as given, so reports say which build.
         for product in inv.products {
-            var result = Scanner(ruleSet: ruleSet, options: options).scan(paths: [product]).result
-            let prefix = product.hasSuffix("/") ? String(product.dropLast()) : product
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: product, isDirectory: &isDirectory), isDirectory.boolValue {
-                for i in result.findings.indices {
-                    let path = prefix + "/" + (result.findings[i].location.path ?? "")
-                    result.findings[i].location.path = path
-                    result.findings[i].fingerprint = SecretHasher.fingerprint(
-                        rule: result.findings[i].rule, path: path, section: result.findings[i].location.section,
-                        secretHash: result.findings[i].secretHash)
-                }
-                for i in result.issues.indices { result.issues[i].path = prefix + "/" + result.issues[i].path }
-            }
+            let result = Scanner(ruleSet: ruleSet, options: options).scan(paths: [product], keepRootInPaths: true).result
             merge(result, into: &combined)
             Terminal.err("keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
         }
