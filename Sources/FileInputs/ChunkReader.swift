@@ -39,6 +39,13 @@ public final class ChunkReader {
 
     public static let sniffLength = 8192
 
+    /// Whether content looks binary: a NUL byte in its first 8 KiB, as git and ripgrep
+    /// decide. Every input (file chunks, git blobs, staged files) asks this one question.
+    public static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, 0, min(bytes.count, sniffLength)) != nil
+    }
+
     /// Calls `body` for each chunk in file order. Throws (after the chunks read so far)
     /// when the file cannot be opened or read.
     public func read(_ entry: FileEntry, _ body: (Chunk) -> Void) throws {
@@ -78,7 +85,7 @@ public final class ChunkReader {
             }
             if filled == 0 { return }
             if isBinary == nil {
-                isBinary = UnsafeRawBufferPointer(rebasing: storage[0..<min(filled, ChunkReader.sniffLength)]).contains(0)
+                isBinary = ChunkReader.looksBinary(UnsafeRawBufferPointer(rebasing: storage[0..<filled]))
             }
             // Nothing contiguous follows after end of file or before a hole: this chunk
             // answers for all of its bytes.

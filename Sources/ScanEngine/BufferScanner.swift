@@ -38,11 +38,6 @@ final class BufferScanner {
 
     var rules: [Rule] { matcher.ruleSet.rules }
 
-    /// Whether `bytes` look binary: a NUL byte in the first 8 KiB, as git and ripgrep decide.
-    static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, ChunkReader.sniffLength)]).contains(0)
-    }
-
     /// - Parameters:
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.

@@ -19,6 +19,7 @@ enum TextPosition {
 
         mutating func reset() { newlines.removeAll(keepingCapacity: true); built = false }
 
+        /// - Parameter linesBefore: newlines in the file before `buffer` starts.
         mutating func locate(_ offset: Int, in buffer: UnsafeRawBufferPointer, linesBefore: Int) -> LineColumn {
             if !built {
                 let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -48,25 +49,6 @@ enum TextPosition {
             }
             return LineColumn(line: linesBefore + lo + 1, column: column)
         }
-    }
-
-    /// - Parameter linesBefore: newlines in the file before `buffer` starts.
-    static func locate(_ offset: Int, in buffer: UnsafeRawBufferPointer, linesBefore: Int) -> LineColumn {
-        let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var newlines = 0
-        var lineStart = 0
-        var i = 0
-        while i < offset {
-            if p[i] == 0x0A { newlines += 1; lineStart = i + 1 }
-            i += 1
-        }
-        var column = 1
-        var j = lineStart
-        while j < offset {
-            if p[j] & 0xC0 != 0x80 { column += 1 }
-            j += 1
-        }
-        return LineColumn(line: linesBefore + newlines + 1, column: column)
     }
 
     /// Counts `\n` bytes eight at a time (SWAR: a byte of `w ^ 0x0a0a…` is zero exactly

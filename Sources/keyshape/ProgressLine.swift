@@ -1,7 +1,8 @@
 import Foundation
 import ScanEngine
 
-/// A `files done/total, MB, MB/s` line on stderr, redrawn in place while a scan runs.
+/// A `files (or objects) done/total, MB, MB/s` line on stderr, redrawn in place while a
+/// scan runs.
 /// It prints counts only: never a path (a file name can itself be sensitive) nor content.
 final class ProgressLine: @unchecked Sendable {
     private let progress: ScanProgress
@@ -10,7 +11,13 @@ final class ProgressLine: @unchecked Sendable {
     private let done = NSCondition()
     private var finished = false
 
-    init(_ progress: ScanProgress) { self.progress = progress }
+    private let unit: String
+
+    /// - Parameter unit: what is counted: "files" for folders, "objects" for git history.
+    init(_ progress: ScanProgress, unit: String = "files") {
+        self.progress = progress
+        self.unit = unit
+    }
 
     func start() {
         let t = Thread { [self] in
@@ -39,6 +46,6 @@ final class ProgressLine: @unchecked Sendable {
         let total = progress.filesTotal.load(ordering: .relaxed)
         let mb = Double(progress.bytesDone.load(ordering: .relaxed)) / 1_000_000
         let rate = mb / max(0.001, Date().timeIntervalSince(started))
-        Terminal.err(String(format: "\r\u{1B}[Kkeyshape: %d/%d files, %.1f MB, %.0f MB/s", files, total, mb, rate))
+        Terminal.err("\r\u{1B}[Kkeyshape: \(files)/\(total) \(unit), " + String(format: "%.1f MB, %.0f MB/s", mb, rate))
     }
 }

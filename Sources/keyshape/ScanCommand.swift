@@ -8,18 +8,7 @@ import ScanRules
 enum ScanCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let roots = inv.positionals.isEmpty ? ["."] : inv.positionals
-        let rules = try RuleSources.load(inv)
-        let config = try ConfigFile.load(explicit: inv.config, roots: roots)
-        for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
-        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists)
-
-        var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
-        options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
-        options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
-        options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
-        options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
-        if let baseline = inv.baseline { options.baseline = try readBaseline(baseline) }
-
+        let (ruleSet, options) = try prepare(inv, roots: roots)
         let scanner = Scanner(ruleSet: ruleSet, options: options)
         let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress) : nil
         progress?.start()
@@ -27,6 +16,22 @@ enum ScanCommand {
         progress?.stop()
         for note in notes { Terminal.err("keyshape: note: \(note)\n") }
         return try Report.deliver(result, inv)
+    }
+
+    /// Rules, config and options as every scanning command (scan, history, staged, audit)
+    /// takes them: flags first, then the config file found for `roots`, then defaults.
+    static func prepare(_ inv: Invocation, roots: [String]) throws -> (RuleSet, ScanOptions) {
+        let rules = try RuleSources.load(inv)
+        let config = try ConfigFile.load(explicit: inv.config, roots: roots)
+        for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists)
+        var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
+        options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
+        options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
+        options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
+        options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
+        if let baseline = inv.baseline { options.baseline = try readBaseline(baseline) }
+        return (ruleSet, options)
     }
 
     static func readBaseline(_ path: String) throws -> Set<String> {

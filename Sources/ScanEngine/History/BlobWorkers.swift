@@ -1,3 +1,4 @@
+import FileInputs
 import Foundation
 import GitHistory
 import ScanCore
@@ -63,7 +64,7 @@ final class BlobWorkers: @unchecked Sendable {
                 return Outcome(entry: BlobEntry(state: .notBlob, findings: []), bytes: 0, binary: false, issue: nil, ruleFailures: [])
             }
             progress.bytesDone.add(bytes.count, ordering: .relaxed)
-            let binary = BlobWorkers.looksBinary(bytes)
+            let binary = ChunkReader.looksBinary(bytes)
             var findings: [CachedFinding] = []
             var failures: [String] = []
             if bytes.count > 0 {
@@ -86,14 +87,6 @@ final class BlobWorkers: @unchecked Sendable {
         case .failed(let message):
             return Outcome(entry: BlobEntry(state: .unreadable, findings: []), bytes: 0, binary: false, issue: message, ruleFailures: [])
         }
-    }
-}
-
-extension BlobWorkers {
-    /// `BufferScanner.looksBinary` (a NUL in the first 8 KiB), with memchr.
-    static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        return memchr(base, 0, min(bytes.count, 8 << 10)) != nil
     }
 }
 

@@ -1,3 +1,4 @@
+import FileInputs
 import Foundation
 import GitHistory
 import ScanCore
@@ -301,7 +302,7 @@ final class ContextVerifier {
             let scanner = self.scanner!
             reader!.read([blob], maxSize: options.maxFileSize) { _, result in
                 guard case .object(_, let bytes) = result else { return }
-                scanner.scan(bytes, isBinary: BufferScanner.looksBinary(bytes), context: MatchContext(path: path, commit: commit),
+                scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: MatchContext(path: path, commit: commit),
                              onFinding: { kept.insert([$0.ruleIndex, $0.range.lowerBound, $0.range.count]) }, onFailure: { _, _ in })
             }
             memo[key] = kept

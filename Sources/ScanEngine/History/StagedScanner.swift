@@ -1,3 +1,4 @@
+import FileInputs
 import Foundation
 import GitHistory
 import ScanCore
@@ -88,7 +89,7 @@ public final class StagedScanner {
             var found: [BufferFinding] = []
             var binary = false
             bytes.withUnsafeBytes { raw in
-                binary = BufferScanner.looksBinary(raw)
+                binary = ChunkReader.looksBinary(raw)
                 scanner.scan(raw, isBinary: binary, context: MatchContext(path: path), onFinding: { found.append($0) }, onFailure: { ruleIndex, message in
                     result.issues.append(ScanIssue(path: path, message: "rule `\(scanner.rules[ruleIndex].id)` gave up (\(message)); that rule's results for this file are incomplete"))
                 })
@@ -108,7 +109,7 @@ public final class StagedScanner {
                 if let old = blobs[ch.oldBlob] {
                     let oldPath = String(decoding: ch.oldPath ?? ch.path, as: UTF8.self)
                     _ = old.withUnsafeBytes { raw in
-                        scanner.scan(raw, isBinary: BufferScanner.looksBinary(raw), context: MatchContext(path: oldPath),
+                        scanner.scan(raw, isBinary: ChunkReader.looksBinary(raw), context: MatchContext(path: oldPath),
                                      onFinding: { before.insert(CachedFinding($0).key) }, onFailure: { _, _ in })
                     }
                 }

@@ -72,33 +72,39 @@ public final class Matcher {
         let base = buffer.baseAddress
         let lengths = set.keywordIndex.keywordLengths
         let keywordRules = set.keywordRules, keywordRuleStart = set.keywordRuleStart
+        // Windows pack a 32-bit start: in a buffer past 4 GiB (only a huge git blob could be
+        // one) every window is the whole buffer instead.
+        let whole = n >= 1 << 32
+        func span(_ w: UInt64) -> Range<Int> {
+            if whole { return 0..<n }
+            let lo = Int(w >> 12 & 0xFFFF_FFFF)
+            return lo..<(lo + Int(w & 4095))
+        }
         set.keywordIndex.forEachHit(buffer) { keyword, end in
             let start = end - lengths[keyword]
-            var lo = max(0, start - Matcher.lookBehind)
-            var back = start
-            while back > lo && buffer[back - 1] != 0x0A { back -= 1 }
-            lo = back
+            // Back to the keyword line's start, at most lookBehind bytes.
+            var lo = start
+            let floor = max(0, start - Matcher.lookBehind)
+            while lo > floor && buffer[lo - 1] != 0x0A { lo -= 1 }
+            // On to the line's end, at most lookAhead bytes.
             var hi = min(n, end + Matcher.lookAhead)
             if hi > end, let nl = memchr(base! + end, 0x0A, hi - end) {
                 hi = UnsafeRawPointer(nl) - base!
             }
-            // Buffers past 4 GiB (only a huge git blob could be one) cannot pack a start:
-            // such a window starts at 0 and is widened to the whole buffer below.
             let first = Int(keywordRuleStart[keyword]), last = Int(keywordRuleStart[keyword + 1])
             let previous = lastWindow[keyword]
             if previous >= 0 {
-                let w = windows[previous]
-                let pLo = Int(w >> 12 & 0xFFFF_FFFF), pHi = pLo + Int(w & 4095)
-                if lo >= pLo && lo <= pHi && hi - pLo <= 4095 {
-                    if hi > pHi {
+                let p = span(windows[previous])
+                if p.contains(lo) || lo == p.upperBound, hi - p.lowerBound <= 4095 {
+                    if hi > p.upperBound {
                         for j in 0..<(last - first) {
-                            windows[previous + j] = windows[previous + j] & ~UInt64(4095) | UInt64(hi - pLo)
+                            windows[previous + j] = windows[previous + j] & ~UInt64(4095) | UInt64(hi - p.lowerBound)
                         }
                     }
                     return
                 }
             }
-            let packed = lo < 1 << 32 ? UInt64(lo) << 12 | UInt64(min(hi - lo, 4095)) : 4095
+            let packed = whole ? 0 : UInt64(lo) << 12 | UInt64(min(hi - lo, 4095))
             lastWindow[keyword] = windows.count
             for o in first..<last {
                 windows.append(UInt64(keywordRules[o]) << 44 | packed)
@@ -111,16 +117,19 @@ public final class Matcher {
         while i < windows.count {
             let rule = Int(windows[i] >> 44)
             spans.removeAll(keepingCapacity: true)
-            var lo = Int(windows[i] >> 12 & 0xFFFF_FFFF), hi = lo + Int(windows[i] & 4095)
-            if n >= 1 << 32 { lo = 0; hi = n }
+            var current = span(windows[i])
             i += 1
             while i < windows.count && Int(windows[i] >> 44) == rule {
-                var l = Int(windows[i] >> 12 & 0xFFFF_FFFF), h = l + Int(windows[i] & 4095)
-                if n >= 1 << 32 { l = 0; h = n }
-                if l <= hi { hi = max(hi, h) } else { spans.append(lo..<hi); lo = l; hi = h }
+                let next = span(windows[i])
+                if next.lowerBound <= current.upperBound {
+                    current = current.lowerBound..<max(current.upperBound, next.upperBound)
+                } else {
+                    spans.append(current)
+                    current = next
+                }
                 i += 1
             }
-            spans.append(lo..<hi)
+            spans.append(current)
             run(ruleIndex: rule, spans: spans, buffer: buffer, context: context, accept: accept, onMatch: onMatch, onFailure: onFailure)
         }
         for r in set.unconditionalRules {

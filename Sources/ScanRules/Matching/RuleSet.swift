@@ -44,15 +44,19 @@ public final class RuleSet: @unchecked Sendable {
         for a in allowlists { for r in a.regexes + a.paths { captures = max(captures, r.captureCount) } }
         for rule in rules { for a in rule.allowlists { for r in a.regexes + a.paths { captures = max(captures, r.captureCount) } } }
         maxCaptures = captures
+        wholeFilePaths = allowlists.filter {
+            $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
+        }.flatMap(\.paths)
     }
 
-    /// Whether a global allowlist drops every finding in `path` whatever the content: one
-    /// with only `paths` set and aimed at every rule. Such files need not be read at all.
+    /// The path patterns of global allowlists that have nothing but `paths` and aim at every
+    /// rule: a file they match cannot yield a finding whatever its content.
+    let wholeFilePaths: [Regex]
+
+    /// Whether a global allowlist drops every finding in `path` whatever the content. Such
+    /// files need not be read at all.
     public func allowsWholeFile(_ path: String, scratch: MatchScratch) -> Bool {
-        allowlists.contains { a in
-            a.targetRules.isEmpty && !a.paths.isEmpty && a.regexes.isEmpty && a.stopwords.isEmpty && a.commits.isEmpty
-                && a.paths.contains { $0.matches(path, scratch: scratch) }
-        }
+        wholeFilePaths.contains { $0.matches(path, scratch: scratch) }
     }
 
     /// Match state for `allowsWholeFile` (one per thread).
