@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
-        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs"]),
+        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs", "CCrypto"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok"]),

@@ -14,17 +14,16 @@ public struct SecretHasher: Sendable {
 
     public init(key: String = "", iterations: Int = SecretHasher.defaultIterations) {
         salt = Array("keyshape/secret-hash/v1/".utf8) + Array(key.utf8)
-        self.iterations = Int32(clamping: iterations)
+        self.iterations = Int32(clamping: max(1, iterations))
     }
 
     public func secretHash(_ secret: UnsafeRawBufferPointer) -> String {
         var out = [UInt8](repeating: 0, count: 8)
-        let password = secret.map { CChar(bitPattern: $0) } + [0]
         let ok = salt.withUnsafeBufferPointer { saltPtr in
-            PKCS5_PBKDF2_HMAC(password, Int32(password.count - 1), saltPtr.baseAddress, Int32(saltPtr.count),
-                              iterations, EVP_sha256(), Int32(out.count), &out)
+            keyshape_pbkdf2_sha256(secret.baseAddress?.assumingMemoryBound(to: UInt8.self), secret.count,
+                                   saltPtr.baseAddress, saltPtr.count, UInt32(iterations), &out, out.count)
         }
-        precondition(ok == 1, "PBKDF2 failed")  // only on allocation failure inside OpenSSL
+        precondition(ok == 1, "PBKDF2 refused its arguments")  // iterations >= 1 by construction
         return SecretHasher.hex(out)
     }
 
