@@ -53,7 +53,7 @@ public final class CatFileReader {
         let p = try git.spawn(["cat-file"] + (buffered ? ["--batch-command", "--buffer"] : ["--batch"]), stdin: .pipe)
         Subprocess.enlargePipe(p.stdoutFD)
         process = p
-        reader = FDReader(fd: p.stdoutFD)
+        reader = FDReader(fd: p.stdoutFD, coalesce: buffered)
     }
 
     /// Ends the git process.
@@ -67,7 +67,12 @@ public final class CatFileReader {
     }
 
     /// Reads `ids` in order, calling `each(index, result)` for every one of them.
-    public func read(_ ids: [ObjectID], maxSize: Int = .max, each: (Int, Result) -> Void) {
+    /// - Parameter place: where object `index` of `size` bytes is to be read to (room for
+    ///   `size` bytes, valid until `each` returns for it), so a caller that keeps the bytes
+    ///   needs no copy; by default an internal buffer that the next object reuses.
+    public func read(_ ids: [ObjectID], maxSize: Int = .max,
+                     place: ((_ index: Int, _ size: Int) -> UnsafeMutableRawPointer)? = nil,
+                     each: (Int, Result) -> Void) {
         var next = 0
         while next < ids.count {
             if process == nil {
@@ -117,14 +122,20 @@ public final class CatFileReader {
                     next += 1
                     continue
                 }
-                if size > contentCapacity {
-                    content.deallocate()
-                    contentCapacity = max(size, contentCapacity * 2)
-                    content = .allocate(byteCount: contentCapacity, alignment: 64)
+                let destination: UnsafeMutableRawPointer
+                if let place {
+                    destination = place(next, size)
+                } else {
+                    if size > contentCapacity {
+                        content.deallocate()
+                        contentCapacity = max(size, contentCapacity * 2)
+                        content = .allocate(byteCount: contentCapacity, alignment: 64)
+                    }
+                    destination = content
                 }
-                guard r.read(exactly: size, into: content), r.skip(1) else { broken = true; break }
+                guard r.read(exactly: size, into: destination), r.skip(1) else { broken = true; break }
                 bytesRead += size
-                each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: content, count: size)))
+                each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: destination, count: size)))
                 next += 1
             }
             writerDone.wait()

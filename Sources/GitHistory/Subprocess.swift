@@ -181,8 +181,15 @@ final class FDReader {
     /// Bytes handed out so far (for progress).
     private(set) var consumed = 0
 
-    init(fd: Int32, capacity: Int = 256 << 10) {
+    /// For bulk streams: after a read that found little in the pipe, wait a moment before
+    /// the next one so the writer fills the pipe instead of waking this thread for every
+    /// small write it makes.
+    let coalesce: Bool
+    private var lastReadWasSmall = false
+
+    init(fd: Int32, capacity: Int = 256 << 10, coalesce: Bool = false) {
         self.fd = fd
+        self.coalesce = coalesce
         self.capacity = capacity
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     }
@@ -208,11 +215,13 @@ final class FDReader {
                 capacity *= 2
             }
         }
+        if coalesce && lastReadWasSmall { usleep(FDReader.coalesceMicroseconds) }
         while true {
             let n = Glibc.read(fd, buffer + end, capacity - end)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { atEOF = true; return false }
             end += n
+            lastReadWasSmall = n < FDReader.smallRead
             return true
         }
     }
@@ -252,10 +261,22 @@ final class FDReader {
 
     func skipByte() { if peek() != nil { start += 1; consumed += 1 } }
 
+    static let smallRead = 64 << 10
+    static let coalesceMicroseconds: UInt32 = 300
+
     /// Copies exactly `count` bytes into `destination`; false if the input ends first.
     func read(exactly count: Int, into destination: UnsafeMutableRawPointer) -> Bool {
         var copied = 0
         while copied < count {
+            if start == end && count - copied >= 64 << 10 {
+                // Large and nothing buffered: straight from the pipe into place, no second copy.
+                let n = Glibc.read(fd, destination + copied, count - copied)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { atEOF = true; return false }
+                copied += n
+                consumed += n
+                continue
+            }
             if start == end && !fill() { return false }
             let n = min(count - copied, end - start)
             (destination + copied).copyMemory(from: buffer + start, byteCount: n)

@@ -1,3 +1,4 @@
+import Foundation
 import FileInputs
 import ScanCore
 import ScanRules
@@ -22,15 +23,16 @@ struct BufferFinding {
 final class BufferScanner {
     let matcher: Matcher
     let options: ScanOptions
-    private let hasher: SecretHasher
-    private var hashCache: [[UInt8]: String] = [:]
+    private let hashes: SecretHashMemo
     private var maskBuffer: UnsafeMutableRawBufferPointer
     private var lineIndex = TextPosition.LineIndex()
 
-    init(ruleSet: RuleSet, options: ScanOptions) {
+    /// - Parameter hashes: shared by the workers of one scan, so each distinct secret's
+    ///   deliberately slow hash is computed once.
+    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
         matcher = Matcher(ruleSet: ruleSet)
         self.options = options
-        hasher = SecretHasher(key: options.hashKey)
+        self.hashes = hashes ?? SecretHashMemo(key: options.hashKey)
         maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
     }
 
@@ -67,7 +69,7 @@ final class BufferScanner {
                 if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[matchLine])) { return }
             }
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret,
-                                        secretHash: hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret])))
+                                        secretHash: hashes.hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret])))
             if !isBinary {
                 let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
                 let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
@@ -82,11 +84,28 @@ final class BufferScanner {
         return TextPosition.countNewlines(UnsafeRawBufferPointer(rebasing: buffer[accept ?? 0..<buffer.count]))
     }
 
-    private func hash(_ secret: UnsafeRawBufferPointer) -> String {
-        let key = Array(secret)
-        if let cached = hashCache[key] { return cached }
+}
+
+/// Secret hashes already computed, keyed by the secret's bytes (in memory only, like the
+/// buffers they come from). Thread-safe.
+final class SecretHashMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private let hasher: SecretHasher
+    private var known: [[UInt8]: String] = [:]
+
+    init(key: String) { hasher = SecretHasher(key: key) }
+
+    func hash(_ secret: UnsafeRawBufferPointer) -> String {
+        let bytes = Array(secret)
+        lock.lock()
+        if let h = known[bytes] { lock.unlock(); return h }
+        lock.unlock()
+        // Computed outside the lock: two threads meeting the same new secret at once both
+        // compute it, which is rare and harmless.
         let h = hasher.secretHash(secret)
-        hashCache[key] = h
+        lock.lock()
+        known[bytes] = h
+        lock.unlock()
         return h
     }
 }

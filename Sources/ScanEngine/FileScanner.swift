@@ -18,8 +18,8 @@ final class FileScanner {
     var issues: [ScanIssue] = []
     var stats = ScanStats()
 
-    init(ruleSet: RuleSet, options: ScanOptions, progress: ScanProgress? = nil) {
-        scanner = BufferScanner(ruleSet: ruleSet, options: options)
+    init(ruleSet: RuleSet, options: ScanOptions, progress: ScanProgress? = nil, hashes: SecretHashMemo? = nil) {
+        scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes)
         reader = ChunkReader(chunkSize: options.chunkSize, overlap: min(64 << 10, options.chunkSize / 4))
         self.options = options
         self.progress = progress

@@ -39,9 +39,10 @@ public final class Scanner: @unchecked Sendable {
         var cursor = 0
         let results = WorkerResults(count: workers)
         let ruleSet = self.ruleSet, options = self.options, progress = self.progress
+        let hashes = SecretHashMemo(key: options.hashKey)
 
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let scanner = FileScanner(ruleSet: ruleSet, options: options, progress: progress)
+            let scanner = FileScanner(ruleSet: ruleSet, options: options, progress: progress, hashes: hashes)
             while true {
                 next.lock()
                 let index = cursor

@@ -317,4 +317,25 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(places(report.findings), ["\(one) a.txt:1", "\(copy) copy.txt:1"].sorted())
         XCTAssertTrue(report.run.stderr.contains("7 commits, 6 blobs"), "copy.txt is a.txt's blob: scanned once; \(report.run.stderr)")
     }
+
+    /// Blobs travel from git to the scanners packed into parcels of a few MiB: a blob larger
+    /// than a parcel, many small ones spread over several parcels, and one over the size
+    /// limit in between must all come out right, each at its own commit.
+    func testLargeAndManyBlobsKeepTheirPlaces() {
+        let repo = GitFixture()
+        var big = String(repeating: String(repeating: "x", count: 99) + "\n", count: 60_000)  // 6 MB, over a parcel
+        big += "k=\(a)\n"
+        repo.write("big.txt", big)
+        let bigCommit = repo.commit("big")
+        repo.write("huge.txt", String(repeating: "y", count: 9_000_000) + "\nk=\(c)\n")
+        let hugeCommit = repo.commit("huge")
+        for i in 0..<40 { repo.write("small\(i).txt", String(repeating: "z\(i)\n", count: 30_000)) }
+        repo.write("small40.txt", "k=\(b)\n")
+        let smallCommit = repo.commit("small")
+        let report = history(repo, ["--max-file-size", "8000000"])
+        XCTAssertEqual(places(report.findings), ["\(bigCommit) big.txt:60001", "\(smallCommit) small40.txt:1"].sorted())
+        XCTAssertEqual(report.run.status, 2, "huge.txt is over the limit: an error entry")
+        XCTAssertTrue(report.run.stdout.contains("over the 8000000-byte limit"), report.run.stdout)
+        XCTAssertTrue(report.run.stdout.contains(hugeCommit), "the error names the commit")
+    }
 }

@@ -107,14 +107,10 @@ struct HistoryRun {
     var notes: [String] = []
     var stats = ScanStats()
     var gitlinkPaths = Set<String>()
-    /// For paths a path-only allowlist covers: their blobs are not read there (the same
-    /// blob at another path is still scanned when that path asks for it).
-    let allowScratch: MatchScratch
 
     init(scanner: HistoryScanner, git: Git) {
         self.scanner = scanner
         self.git = git
-        allowScratch = scanner.ruleSet.makeScratch()
         workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
                               count: scanner.options.jobs)
         verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
@@ -122,49 +118,75 @@ struct HistoryRun {
 
     static func displayPath(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Three stages run at once: a thread lists commits and their changes (git rev-list |
+    /// diff-tree), a thread asks git for the blobs each batch of commits needs and hands
+    /// them to the scanning threads, and this thread attributes each batch once its blobs
+    /// are scanned. git's blob reader is never left waiting for a batch to finish.
     mutating func scanCommits(_ selection: CommitSelection) {
         let log: CommitLog
         do { log = try CommitLog(git: git, selection: selection) } catch {
             issues.append(ScanIssue(path: "", message: "\(error)"))
             return
         }
-        let queue = BatchQueue<[CommitChanges]>(capacity: 2)
+        let listed = BatchQueue<[CommitChanges]>(capacity: 2)
+        let read = BatchQueue<ReadBatch>(capacity: 2)
         let batchSize = scanner.history.batchCommits
         Thread.detachNewThread {
             var batch: [CommitChanges] = []
             var changeCount = 0
+            // A small first batch, so git starts sending blobs at once.
+            var limit = min(batchSize, 25)
             do {
                 while let c = try log.next() {
                     batch.append(c)
                     changeCount += c.changes.count
-                    if batch.count >= batchSize || changeCount >= 50_000 {
-                        queue.put(batch)
+                    if batch.count >= limit || changeCount >= 50_000 {
+                        listed.put(batch)
                         batch = []
                         changeCount = 0
+                        limit = batchSize
                     }
                 }
-                if !batch.isEmpty { queue.put(batch) }
-                queue.finish(error: nil)
+                if !batch.isEmpty { listed.put(batch) }
+                listed.finish(error: nil)
             } catch {
-                if !batch.isEmpty { queue.put(batch) }
-                queue.finish(error: error)
+                if !batch.isEmpty { listed.put(batch) }
+                listed.finish(error: error)
             }
         }
-        while let batch = queue.take() {
-            scanBlobs(of: batch)
-            for c in batch { attribute(c) }
+        let workers = self.workers, ruleSet = scanner.ruleSet, progress = scanner.progress
+        Thread.detachNewThread {
+            var requested = Set<ObjectID>()
+            let scratch = ruleSet.makeScratch()
+            while let batch = listed.take() {
+                let requests = HistoryRun.blobsToScan(batch, requested: &requested, ruleSet: ruleSet, scratch: scratch)
+                progress.filesTotal.add(requests.count, ordering: .relaxed)
+                read.put(ReadBatch(commits: batch, requests: requests, pending: workers.start(requests)))
+            }
+            read.finish(error: listed.error)
         }
-        if let error = queue.error { issues.append(ScanIssue(path: "", message: "\(error)")) }
+        while let batch = read.take() {
+            record(batch.requests, batch.pending.outcomes())
+            for c in batch.commits { attribute(c) }
+        }
+        if let error = read.error { issues.append(ScanIssue(path: "", message: "\(error)")) }
     }
 
-    /// Scans the blobs a batch names (both sides of each change) that are not cached yet.
-    mutating func scanBlobs(of batch: [CommitChanges]) {
+    struct ReadBatch {
+        var commits: [CommitChanges]
+        var requests: [BlobWorkers.Request]
+        var pending: BlobWorkers.Pending
+    }
+
+    /// The blobs a batch names (both sides of each change) that no earlier batch asked for.
+    static func blobsToScan(_ batch: [CommitChanges], requested: inout Set<ObjectID>, ruleSet: RuleSet, scratch: MatchScratch) -> [BlobWorkers.Request] {
         var requests: [BlobWorkers.Request] = []
-        var queued = Set<ObjectID>()
         func want(_ id: ObjectID, _ mode: UInt32, _ context: @autoclosure () -> String, path: [UInt8]) {
-            if id.isZero || mode == TreeChange.gitlinkMode || cache[id] != nil || queued.contains(id) { return }
-            if scanner.ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: allowScratch) { return }
-            queued.insert(id)
+            if id.isZero || mode == TreeChange.gitlinkMode || requested.contains(id) { return }
+            // A path a path-only allowlist covers: its blob is not read there (the same blob
+            // at another path is still scanned when that path asks for it).
+            if ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { return }
+            requested.insert(id)
             requests.append(BlobWorkers.Request(id: id, context: context()))
         }
         for c in batch {
@@ -176,8 +198,11 @@ struct HistoryRun {
                 }
             }
         }
-        scanner.progress.filesTotal.add(requests.count, ordering: .relaxed)
-        let outcomes = workers.scan(requests)
+        return requests
+    }
+
+    /// Caches what scanning gave and counts it.
+    mutating func record(_ requests: [BlobWorkers.Request], _ outcomes: [BlobWorkers.Outcome]) {
         for (request, outcome) in zip(requests, outcomes) {
             cache[request.id] = outcome.entry
             if outcome.entry.state == .scanned {
