@@ -56,6 +56,12 @@ public final class CatFileReader {
         reader = FDReader(fd: p.stdoutFD, coalesce: buffered)
     }
 
+    /// Starts git now rather than at the first read (best effort: a failure is reported by
+    /// that read).
+    public func open() {
+        if process == nil { try? start() }
+    }
+
     /// Ends the git process.
     public func close() {
         if let p = process {

@@ -27,27 +27,83 @@ public struct StagedDiff: Sendable {
     public var changes: [StagedChange]
 }
 
-extension Git {
-    /// The index against HEAD (or the empty tree): `diff-index --cached --raw -z -M` for
-    /// the paths and blobs, and `diff --cached -U0` (no external diff, no textconv, no
-    /// color, fixed prefixes) for the added line numbers, run side by side.
-    public func stagedDiff() throws -> StagedDiff {
-        let head = try resolveCommit("HEAD")
-        let base = head?.hex ?? emptyTree.hex
-        let raw = try spawn(["diff-index", "--cached", "--raw", "-z", "-M", "--no-abbrev", base, "--"])
-        let patch = try spawn(["diff", "--cached", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative",
-                               "--src-prefix=a/", "--dst-prefix=b/", "--diff-algorithm=myers", "--ignore-submodules=none",
-                               base, "--"])
-        let rawOut = FDReader(fd: raw.stdoutFD).readAll()
-        let rawStatus = raw.wait()
+/// The staged diff being read: the paths and blobs (`diff-index --cached --raw`) are
+/// known before git has finished the patch with the added line numbers (`diff --cached
+/// -U0`), so a caller can read and scan the blobs in the meantime.
+public final class StagedDiffReading: @unchecked Sendable {
+    let git: Git
+    private var base: String
+    private var headProbe: Subprocess?
+    private var raw: Subprocess
+    private var patch: Subprocess
+    private var listed: Result<(head: ObjectID?, changes: [StagedChange]), Error>?
+
+    init(git: Git) throws {
+        self.git = git
+        headProbe = try git.spawn(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"])
+        base = "HEAD"
+        (raw, patch) = try StagedDiffReading.spawn(git, base: base)
+    }
+
+    private static func spawn(_ git: Git, base: String) throws -> (Subprocess, Subprocess) {
+        let raw = try git.spawn(["diff-index", "--cached", "--raw", "-z", "-M", "--no-abbrev", base, "--"])
+        let patch = try git.spawn(["diff", "--cached", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative",
+                                   "--src-prefix=a/", "--dst-prefix=b/", "--diff-algorithm=myers", "--ignore-submodules=none",
+                                   base, "--"])
+        return (raw, patch)
+    }
+
+    /// HEAD (nil before the first commit) and what the index changes, without added lines.
+    public func paths() throws -> (head: ObjectID?, changes: [StagedChange]) {
+        if let listed { return try listed.get() }
+        let result = Result { try readPaths() }
+        listed = result
+        return try result.get()
+    }
+
+    private func readPaths() throws -> (head: ObjectID?, changes: [StagedChange]) {
+        var head: ObjectID?
+        if let probe = headProbe {
+            let out = FDReader(fd: probe.stdoutFD).readAll()
+            head = probe.wait() == 0 ? ObjectID(hexBytes: out.prefix { $0 != 0x0A }) : nil
+            headProbe = nil
+        }
+        var rawOut = FDReader(fd: raw.stdoutFD).readAll()
+        var status = raw.wait()
+        let unborn = base == "HEAD" && status != 0 && raw.stderrSummary.contains("bad revision")
+        if head == nil || unborn {
+            // Before the first commit (or HEAD moved between the two reads): against what HEAD is now.
+            patch.terminate()
+            patch.wait()
+            base = head?.hex ?? git.emptyTree.hex
+            (raw, patch) = try StagedDiffReading.spawn(git, base: base)
+            rawOut = FDReader(fd: raw.stdoutFD).readAll()
+            status = raw.wait()
+        }
+        guard status == 0 else { throw GitError.commandFailed(command: "git diff-index --cached", status: status, stderr: raw.stderrSummary) }
+        return (head, try Git.parseRawDiff(rawOut))
+    }
+
+    /// The whole diff: the paths with the line ranges each adds.
+    public func finish() throws -> StagedDiff {
+        var (head, changes) = try paths()
         let added = Git.parseAddedLines(FDReader(fd: patch.stdoutFD))
-        let patchStatus = patch.wait()
-        guard rawStatus == 0 else { throw GitError.commandFailed(command: "git diff-index --cached", status: rawStatus, stderr: raw.stderrSummary) }
-        guard patchStatus == 0 else { throw GitError.commandFailed(command: "git diff --cached", status: patchStatus, stderr: patch.stderrSummary) }
-        var changes = try Git.parseRawDiff(rawOut)
+        let status = patch.wait()
+        guard status == 0 else { throw GitError.commandFailed(command: "git diff --cached", status: status, stderr: patch.stderrSummary) }
         for i in changes.indices { changes[i].addedLines = added[changes[i].path] }
         return StagedDiff(head: head, changes: changes)
     }
+}
+
+extension Git {
+    /// Starts reading the index against HEAD (or the empty tree before the first commit):
+    /// `diff-index --cached --raw -z -M` for the paths and blobs, and `diff --cached -U0`
+    /// (no external diff, no textconv, no color, fixed prefixes) for the added line
+    /// numbers, side by side with the lookup of HEAD itself.
+    public func startStagedDiff() throws -> StagedDiffReading { try StagedDiffReading(git: self) }
+
+    /// The whole staged diff (see `startStagedDiff`).
+    public func stagedDiff() throws -> StagedDiff { try startStagedDiff().finish() }
 
     /// `:om nm oid nid S\0path\0[path\0]` records.
     static func parseRawDiff(_ bytes: [UInt8]) throws -> [StagedChange] {

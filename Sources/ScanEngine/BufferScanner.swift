@@ -40,14 +40,20 @@ final class BufferScanner {
 
     var rules: [Rule] { matcher.ruleSet.rules }
 
+    /// The secret hash of bytes a finding spans (for findings the caller set aside).
+    func secretHash(_ secret: UnsafeRawBufferPointer) -> String { hashes.hash(secret) }
+
     /// - Parameters:
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.
     ///   - countLines: whether the caller needs the return value (another chunk follows).
+    ///   - include: which findings the caller wants (decided on place, before the
+    ///     deliberately slow secret hash is computed for them).
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
-              linesBefore: Int = 0, countLines: Bool = false, onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
+              linesBefore: Int = 0, countLines: Bool = false, include: (BufferFinding) -> Bool = { _ in true },
+              onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
         let buffer: UnsafeRawBufferPointer
         if isBinary {
             if maskBuffer.count < input.count {
@@ -68,8 +74,7 @@ final class BufferScanner {
                 let matchLine = Matcher.lineRange(containing: m.match.lowerBound, in: buffer)
                 if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[matchLine])) { return }
             }
-            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret,
-                                        secretHash: hashes.hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret])))
+            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "")
             if !isBinary {
                 let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
                 let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
@@ -78,6 +83,8 @@ final class BufferScanner {
                 finding.endLine = end.line
                 finding.endColumn = end.column
             }
+            guard include(finding) else { return }
+            finding.secretHash = hashes.hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret]))
             onFinding(finding)
         }, onFailure: { f in onFailure(f.ruleIndex, f.message) })
         if isBinary || !countLines { return 0 }

@@ -10,24 +10,32 @@ import ScanRules
 enum HistoryCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
-        let (ruleSet, options) = try GitCommandSupport.prepare(inv, repo: repo)
         var history = HistoryOptions()
         history.since = inv.since
         history.ranges = inv.ranges
         history.allObjects = inv.allObjects
+        // git starts listing commits while the rules compile.
+        final class Pending: @unchecked Sendable { var input: Result<HistoryScanner.Input, Error>? }
+        let pending = Pending()
+        let opened = DispatchSemaphore(value: 0)
+        let wanted = history
+        Thread.detachNewThread {
+            pending.input = Result { try HistoryScanner.open(repository: repo, history: wanted) }
+            opened.signal()
+        }
+        let prepared = Result { try GitCommandSupport.prepare(inv, repo: repo) }
+        opened.wait()
+        let (ruleSet, options) = try prepared.get()
+        let input: HistoryScanner.Input
+        do { input = try pending.input!.get() } catch let e as HistoryScanner.RequestError {
+            throw UsageError(message: e.message)
+        } catch {
+            throw GitCommandSupport.describe(error)
+        }
         let scanner = HistoryScanner(ruleSet: ruleSet, options: options, history: history)
         let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress, unit: "objects") : nil
         progress?.start()
-        let outcome: (result: ScanResult, notes: [String])
-        do {
-            outcome = try scanner.scan(repository: repo)
-        } catch let e as HistoryScanner.RequestError {
-            progress?.stop()
-            throw UsageError(message: e.message)
-        } catch {
-            progress?.stop()
-            throw GitCommandSupport.describe(error)
-        }
+        let outcome = scanner.scan(input)
         progress?.stop()
         for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
         return try Report.deliver(outcome.result, inv)

@@ -13,7 +13,7 @@ enum RuleSources {
         var warnings: [String] = []
         if !inv.noBuiltinRules {
             for (name, text) in BuiltinRules.files {
-                files.append(try RuleLoader.load(text: text, file: "builtin:" + name))
+                files.append(try RuleLoader.load(text: text, file: "builtin:" + name, deferCompile: true))
             }
         }
         for path in inv.rulePaths {

@@ -43,18 +43,36 @@ public final class HistoryScanner: @unchecked Sendable {
         public var description: String { message }
     }
 
+    /// The repository opened and git already listing its commits: made without the rules,
+    /// so a command can do it while the rules compile.
+    public struct Input: @unchecked Sendable {
+        let git: Git
+        let log: Result<CommitLog, Error>
+        let started: Date
+    }
+
+    /// Opens the repository and starts `git rev-list | git diff-tree`.
     /// - Throws: `GitError` when git is missing or the path is no repository, and
     ///   `RequestError` for a revision that names no commit. Everything that goes wrong
     ///   once scanning started becomes an issue in the result instead.
-    public func scan(repository: String, gitOptions: Git.Options = Git.Options()) throws -> (result: ScanResult, notes: [String]) {
+    public static func open(repository: String, history: HistoryOptions, gitOptions: Git.Options = Git.Options()) throws -> Input {
         let started = Date()
         let git = try Git(repository: repository, options: gitOptions)
+        let selection = try HistoryScanner.selection(git, history)
+        return Input(git: git, log: Result { try CommitLog(git: git, selection: selection) }, started: started)
+    }
+
+    public func scan(repository: String, gitOptions: Git.Options = Git.Options()) throws -> (result: ScanResult, notes: [String]) {
+        scan(try HistoryScanner.open(repository: repository, history: history, gitOptions: gitOptions))
+    }
+
+    public func scan(_ input: Input) -> (result: ScanResult, notes: [String]) {
+        let git = input.git
         var run = HistoryRun(scanner: self, git: git)
-        let selection = try selection(git)
         run.notes += git.isShallow
             ? ["shallow repository: history before the shallow boundary is not present; the boundary commits' files are reported as added there"]
             : []
-        run.scanCommits(selection)
+        run.scanCommits(input.log)
         if history.allObjects { run.scanUnreachable() }
         run.workers.close()
         run.verifier.close()
@@ -62,11 +80,11 @@ public final class HistoryScanner: @unchecked Sendable {
         result.findings = run.findings.sorted()
         result.issues = run.issues.sorted()
         result.stats = run.stats
-        result.stats.seconds = Date().timeIntervalSince(started)
+        result.stats.seconds = Date().timeIntervalSince(input.started)
         return (result, run.notes)
     }
 
-    func selection(_ git: Git) throws -> CommitSelection {
+    static func selection(_ git: Git, _ history: HistoryOptions) throws -> CommitSelection {
         var s = CommitSelection()
         if history.since.isEmpty && history.ranges.isEmpty { return s }
         if history.allObjects { throw RequestError(message: "--all-objects scans the whole object store; it cannot be combined with --since or --range") }
@@ -122,9 +140,9 @@ struct HistoryRun {
     /// diff-tree), a thread asks git for the blobs each batch of commits needs and hands
     /// them to the scanning threads, and this thread attributes each batch once its blobs
     /// are scanned. git's blob reader is never left waiting for a batch to finish.
-    mutating func scanCommits(_ selection: CommitSelection) {
+    mutating func scanCommits(_ opened: Result<CommitLog, Error>) {
         let log: CommitLog
-        do { log = try CommitLog(git: git, selection: selection) } catch {
+        do { log = try opened.get() } catch {
             issues.append(ScanIssue(path: "", message: "\(error)"))
             return
         }
@@ -156,6 +174,7 @@ struct HistoryRun {
         }
         let workers = self.workers, ruleSet = scanner.ruleSet, progress = scanner.progress
         Thread.detachNewThread {
+            workers.reader.open()  // git's blob reader starts while the first batch is listed
             var requested = Set<ObjectID>()
             let scratch = ruleSet.makeScratch()
             while let batch = listed.take() {

@@ -17,67 +17,74 @@ public final class StagedScanner {
         self.options = options
     }
 
-    /// The repository and its staged diff, read before the rules are needed: a pre-commit
-    /// hook reads git while it compiles its rules.
+    /// The repository with git already reading its staged diff, made before the rules are
+    /// needed: a pre-commit hook reads git while it compiles its rules.
     public struct Input: @unchecked Sendable {
         public let git: Git
-        public let diff: Result<StagedDiff, Error>
+        let diff: Result<StagedDiffReading, Error>
+        /// Started with the diff, so its start-up is not paid after it.
+        let reader: CatFileReader
         let started: Date
     }
 
     /// Opens the repository (throws when git is missing or it is not a repository) and
-    /// reads the index against HEAD.
+    /// starts reading the index against HEAD.
     public static func read(repository: String, gitOptions: Git.Options = Git.Options()) throws -> Input {
         let started = Date()
         var gitOptions = gitOptions
         gitOptions.useCallerIndexFile = true
         let git = try Git(repository: repository, options: gitOptions)
-        return Input(git: git, diff: Result { try git.stagedDiff() }, started: started)
+        let reader = CatFileReader(git: git, streaming: false)
+        reader.open()
+        let diff = Result { try git.startStagedDiff() }
+        if case .success(let d) = diff { _ = try? d.paths() }  // HEAD and the paths, before the rules are ready
+        return Input(git: git, diff: diff, reader: reader, started: started)
     }
 
     public func scan(repository: String, gitOptions: Git.Options = Git.Options()) throws -> (result: ScanResult, notes: [String]) {
         scan(try StagedScanner.read(repository: repository, gitOptions: gitOptions))
     }
 
+    /// A staged file's new version, scanned while git still computes the added lines.
+    private struct Scanned {
+        var change: StagedChange
+        var path: String
+        var bytes: [UInt8]
+        var binary: Bool
+        /// Not yet hashed (`secretHash` empty): only the findings kept are.
+        var found: [BufferFinding]
+    }
+
     public func scan(_ input: Input) -> (result: ScanResult, notes: [String]) {
         let started = input.started
-        let git = input.git
+        let reader = input.reader
+        defer { reader.close() }
         var result = ScanResult(rules: ruleSet.ruleInfos)
         var notes: [String] = []
-        let diff: StagedDiff
-        switch input.diff {
-        case .success(let d): diff = d
-        case .failure(let error):
+        func fail(_ error: Error) -> (result: ScanResult, notes: [String]) {
             result.issues.append(ScanIssue(path: "", message: "\(error)"))
             result.stats.seconds = Date().timeIntervalSince(started)
             return (result, notes)
         }
+        let reading: StagedDiffReading
+        let listed: [StagedChange]
+        do {
+            reading = try input.diff.get()
+            listed = try reading.paths().changes
+        } catch { return fail(error) }
         let scanner = BufferScanner(ruleSet: ruleSet, options: options)
-        let reader = CatFileReader(git: git, streaming: false)
-        defer { reader.close() }
 
-        var wanted: [ObjectID] = []
         var changes: [StagedChange] = []
-        for ch in diff.changes where !ch.isDeletion {
+        for ch in listed where !ch.isDeletion {
             let path = String(decoding: ch.path, as: UTF8.self)
             if ch.isGitlink { notes.append("\(path): submodule (gitlink) entry; not scanned"); continue }
             if ch.newMode == TreeChange.symlinkMode { continue }
             if ch.oldBlob == ch.newBlob { continue }  // a pure rename or mode change adds nothing
             changes.append(ch)
-            wanted.append(ch.newBlob)
-            if ch.addedLines == nil, !ch.oldBlob.isZero, ch.oldMode != TreeChange.gitlinkMode { wanted.append(ch.oldBlob) }
         }
         // One batch through one cat-file: staged changes are small and must feel instant.
-        var blobs: [ObjectID: [UInt8]] = [:]
-        var unreadable: [ObjectID: String] = [:]
-        reader.read(wanted, maxSize: options.maxFileSize) { i, r in
-            switch r {
-            case .object(_, let bytes): blobs[wanted[i]] = Array(bytes)
-            case .tooLarge(_, let size): unreadable[wanted[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise --max-file-size)"
-            case .missing: unreadable[wanted[i]] = "staged object \(wanted[i].hex) missing or corrupt"
-            case .failed(let m): unreadable[wanted[i]] = m
-            }
-        }
+        let (blobs, unreadable) = read(changes.map(\.newBlob), with: reader)
+        var scanned: [Scanned] = []
         for ch in changes {
             let path = String(decoding: ch.path, as: UTF8.self)
             guard let bytes = blobs[ch.newBlob] else {
@@ -86,48 +93,90 @@ public final class StagedScanner {
             }
             result.stats.files += 1
             result.stats.bytes += bytes.count
-            var found: [BufferFinding] = []
-            var binary = false
+            var item = Scanned(change: ch, path: path, bytes: bytes, binary: false, found: [])
             bytes.withUnsafeBytes { raw in
-                binary = ChunkReader.looksBinary(raw)
-                scanner.scan(raw, isBinary: binary, context: MatchContext(path: path), onFinding: { found.append($0) }, onFailure: { ruleIndex, message in
+                item.binary = ChunkReader.looksBinary(raw)
+                scanner.scan(raw, isBinary: item.binary, context: MatchContext(path: path), include: { f in
+                    item.found.append(f)
+                    return false  // hashed below, if kept
+                }, onFinding: { _ in }, onFailure: { ruleIndex, message in
                     result.issues.append(ScanIssue(path: path, message: "rule `\(scanner.rules[ruleIndex].id)` gave up (\(message)); that rule's results for this file are incomplete"))
                 })
             }
-            if binary { result.stats.binaries += 1 }
+            if item.binary { result.stats.binaries += 1 }
+            scanned.append(item)
+        }
+
+        // Now the added lines.
+        let diff: StagedDiff
+        do { diff = try reading.finish() } catch { return fail(error) }
+        var added: [[UInt8]: [ClosedRange<Int>]] = [:]
+        var hunkless = Set<[UInt8]>()
+        for ch in diff.changes {
+            if let lines = ch.addedLines { added[ch.path] = lines } else { hunkless.insert(ch.path) }
+        }
+        // Without text hunks (binary, or `-diff`): the secrets absent from HEAD's version.
+        let olds = scanned.filter { hunkless.contains($0.change.path) || $0.binary }
+            .map(\.change).filter { !$0.oldBlob.isZero && $0.oldMode != TreeChange.gitlinkMode }.map(\.oldBlob)
+        let (oldBlobs, _) = read(olds, with: reader)
+
+        for item in scanned {
+            let ch = item.change
             var keep: (BufferFinding) -> Bool
-            if let added = ch.addedLines, !binary {
+            if let lines = added[ch.path], !item.binary {
                 keep = { f in
                     guard let first = f.line else { return false }
                     let last = f.endLine ?? first
-                    return added.contains { $0.overlaps(first...max(first, last)) }
+                    return lines.contains { $0.overlaps(first...max(first, last)) }
                 }
             } else if ch.oldBlob.isZero || ch.oldMode == TreeChange.gitlinkMode {
                 keep = { _ in true }
             } else {
                 var before = Set<SecretKey>()
-                if let old = blobs[ch.oldBlob] {
+                if let old = oldBlobs[ch.oldBlob] {
                     let oldPath = String(decoding: ch.oldPath ?? ch.path, as: UTF8.self)
                     _ = old.withUnsafeBytes { raw in
                         scanner.scan(raw, isBinary: ChunkReader.looksBinary(raw), context: MatchContext(path: oldPath),
                                      onFinding: { before.insert(CachedFinding($0).key) }, onFailure: { _, _ in })
                     }
                 }
-                keep = { !before.contains(CachedFinding($0).key) }
+                let hashes = scanner
+                keep = { f in
+                    var hashed = f
+                    hashed.secretHash = item.bytes.withUnsafeBytes { hashes.secretHash(UnsafeRawBufferPointer(rebasing: $0[f.range])) }
+                    return !before.contains(CachedFinding(hashed).key)
+                }
             }
-            for f in found where keep(f) {
+            for f in item.found where keep(f) {
                 let rule = ruleSet.rules[f.ruleIndex]
-                var location = CachedFinding(f).location(kind: .staged, path: path)
-                if binary { location.format = "raw"; location.fileOffset = f.range.lowerBound }
-                let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: path, section: nil, secretHash: f.secretHash)
+                var location = CachedFinding(f).location(kind: .staged, path: item.path)
+                if item.binary { location.format = "raw"; location.fileOffset = f.range.lowerBound }
+                let secretHash = item.bytes.withUnsafeBytes { scanner.secretHash(UnsafeRawBufferPointer(rebasing: $0[f.range])) }
+                let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: item.path, section: nil, secretHash: secretHash)
                 if options.baseline.contains(fingerprint) { continue }
                 result.findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint,
-                                               secretHash: f.secretHash, location: location))
+                                               secretHash: secretHash, location: location))
             }
         }
         result.findings.sort()
         result.issues.sort()
         result.stats.seconds = Date().timeIntervalSince(started)
         return (result, notes)
+    }
+
+    /// Reads `ids` through `reader`: their bytes, or why not.
+    private func read(_ ids: [ObjectID], with reader: CatFileReader) -> (blobs: [ObjectID: [UInt8]], unreadable: [ObjectID: String]) {
+        var blobs: [ObjectID: [UInt8]] = [:]
+        var unreadable: [ObjectID: String] = [:]
+        if ids.isEmpty { return (blobs, unreadable) }
+        reader.read(ids, maxSize: options.maxFileSize) { i, r in
+            switch r {
+            case .object(_, let bytes): blobs[ids[i]] = Array(bytes)
+            case .tooLarge(_, let size): unreadable[ids[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise --max-file-size)"
+            case .missing: unreadable[ids[i]] = "staged object \(ids[i].hex) missing or corrupt"
+            case .failed(let m): unreadable[ids[i]] = m
+            }
+        }
+        return (blobs, unreadable)
     }
 }

@@ -30,7 +30,9 @@ public enum RuleChecker {
                 if !idPattern.matches(rule.id) {
                     problems.append(.init(rule: rule.id, position: rule.source, message: "id must be lowercase words joined by '-'"))
                 }
-                if jitAvailable && !rule.regex.isJIT {
+                if let error = rule.regex.error {
+                    problems.append(.init(rule: rule.id, position: rule.source, message: "regex does not compile: \(error)"))
+                } else if jitAvailable && !rule.regex.isJIT {
                     problems.append(.init(rule: rule.id, position: rule.source, message: "regex does not JIT-compile"))
                 }
                 if rule.keywords.isEmpty {

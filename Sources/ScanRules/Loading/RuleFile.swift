@@ -20,18 +20,22 @@ public struct RuleFile: Sendable {
 public enum RuleLoader {
     public enum Kind: Sendable { case rules, config }
 
-    public static func load(text: String, file: String, kind: Kind = .rules) throws -> RuleFile {
+    /// - Parameter deferCompile: compile the patterns at their first match rather than now
+    ///   (keyshape's builtin rules, which its tests compile and check); a user's file is
+    ///   compiled now, so a bad pattern is an error naming its line before anything runs.
+    public static func load(text: String, file: String, kind: Kind = .rules, deferCompile: Bool = false) throws -> RuleFile {
         let table: TOMLTable
         do {
             table = try TOMLReader.parse(text, file: file)
         } catch let error as TOMLError {
             throw RuleLoadError(SourcePosition(file: error.file, line: error.line, column: error.column), error.message)
         }
-        return try load(table: table, file: file, kind: kind)
+        return try load(table: table, file: file, kind: kind, deferCompile: deferCompile)
     }
 
-    public static func load(table: TOMLTable, file: String, kind: Kind = .rules) throws -> RuleFile {
+    public static func load(table: TOMLTable, file: String, kind: Kind = .rules, deferCompile: Bool = false) throws -> RuleFile {
         var reader = TableReader(file: file)
+        reader.deferCompile = deferCompile
         var result = RuleFile()
         for key in table.keys {
             let pos = reader.position(table, key)
@@ -84,7 +88,7 @@ public enum RuleLoader {
         let pattern = try reader.string(t, "regex")
         let regex: Regex
         do {
-            regex = try Regex(pattern, startLimit: true)
+            regex = try Regex(pattern, startLimit: true, deferred: reader.deferCompile)
         } catch let e as Regex.CompileError {
             throw RuleLoadError(reader.position(t, "regex"), "rule `\(id)`: invalid regex: \(e.message) at offset \(e.offset)")
         }
@@ -103,7 +107,7 @@ public enum RuleLoader {
             case "keywords": rule.keywords = try reader.strings(t, key).map { $0.lowercased() }.filter { !$0.isEmpty }
             case "path":
                 let p = try reader.string(t, key)
-                do { rule.path = try Regex(p) } catch let e as Regex.CompileError {
+                do { rule.path = try Regex(p, deferred: reader.deferCompile) } catch let e as Regex.CompileError {
                     throw RuleLoadError(reader.position(t, key), "rule `\(id)`: invalid path regex: \(e.message) at offset \(e.offset)")
                 }
             case "tags": rule.tags = try reader.strings(t, key)
@@ -152,6 +156,7 @@ public enum RuleLoader {
 /// Typed access to TOML values with errors that point at the key.
 struct TableReader {
     let file: String
+    var deferCompile = false
     var warnings: [RuleLoadWarning] = []
 
     init(file: String) { self.file = file }
@@ -205,7 +210,7 @@ struct TableReader {
         }
     }
     func compile(_ pattern: String, _ t: TOMLTable, _ key: String) throws -> Regex {
-        do { return try Regex(pattern) } catch let e as Regex.CompileError {
+        do { return try Regex(pattern, deferred: deferCompile) } catch let e as Regex.CompileError {
             throw RuleLoadError(position(t, key), "invalid regex in `\(key)`: \(e.message) at offset \(e.offset)")
         }
     }

@@ -57,7 +57,7 @@ public final class Matcher {
 
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
-        scratch = MatchScratch(maxCaptures: ruleSet.maxCaptures)
+        scratch = MatchScratch()
         lastWindow = [Int](repeating: -1, count: ruleSet.keywordIndex.keywords.count)
     }
 

@@ -10,7 +10,6 @@ public final class RuleSet: @unchecked Sendable {
     let keywordRuleStart: [Int32]
     /// Rules without keywords run on every buffer.
     let unconditionalRules: [Int]
-    let maxCaptures: Int
 
     public init(rules: [Rule], allowlists: [Allowlist] = []) {
         self.rules = rules
@@ -39,11 +38,6 @@ public final class RuleSet: @unchecked Sendable {
         keywordRules = flat
         keywordRuleStart = starts
         unconditionalRules = unconditional
-        var captures = 0
-        for r in rules { captures = max(captures, r.regex.captureCount) }
-        for a in allowlists { for r in a.regexes + a.paths { captures = max(captures, r.captureCount) } }
-        for rule in rules { for a in rule.allowlists { for r in a.regexes + a.paths { captures = max(captures, r.captureCount) } } }
-        maxCaptures = captures
         wholeFilePaths = allowlists.filter {
             $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
         }.flatMap(\.paths)
@@ -60,7 +54,7 @@ public final class RuleSet: @unchecked Sendable {
     }
 
     /// Match state for `allowsWholeFile` (one per thread).
-    public func makeScratch() -> MatchScratch { MatchScratch(maxCaptures: maxCaptures) }
+    public func makeScratch() -> MatchScratch { MatchScratch() }
 
     public var ruleInfos: [RuleInfo] { rules.map { RuleInfo(id: $0.id, description: $0.description, tags: $0.tags) } }
 

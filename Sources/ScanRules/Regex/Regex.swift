@@ -7,15 +7,18 @@ import Synchronization
 /// The compiled code is immutable after init and PCRE2 allows concurrent matching with
 /// it, so one Regex is shared by every worker; each worker brings its own `MatchScratch`.
 public final class Regex: @unchecked Sendable {
-    let code: OpaquePointer
+    /// Set once, before `state` leaves 0 (or in init); read only after `prepare()`.
+    private var compiled: OpaquePointer?
+    private var compileError: CompileError?
+    private var groups = 0
     public let pattern: String
-    /// Number of capture groups (group 0, the whole match, not counted).
-    public let captureCount: Int
-    /// JIT compilation is deferred to the first match: most rules never run on a given
-    /// input (their keywords are absent), and compiling 250 patterns up front is most of a
-    /// pre-commit hook's run time. 0 = not yet, 1 = JIT code, 2 = interpreter only.
-    private let jitState = Atomic<Int>(0)
-    private let jitLock = Mutex<Void>(())
+    private let options: UInt32
+    /// Compilation can wait for the first match (`deferred`), and JIT compilation always
+    /// does: most rules never run on a given input (their keywords are absent), and
+    /// compiling 500 patterns up front is a large part of a pre-commit hook's run time.
+    /// 0 = not yet, 1 = JIT code, 2 = interpreter only, 3 = the pattern does not compile.
+    private let state = Atomic<Int>(0)
+    private let lock = Mutex<Void>(())
 
     public struct CompileError: Error, Sendable, Equatable, CustomStringConvertible {
         public let message: String
@@ -28,48 +31,88 @@ public final class Regex: @unchecked Sendable {
     /// the matcher searches only near keyword hits, yet a match may extend past that).
     public let supportsStartLimit: Bool
 
-    public init(_ pattern: String, caseless: Bool = false, startLimit: Bool = false) throws {
+    /// - Parameter deferred: compile at the first match instead of now (for patterns known
+    ///   to compile, such as keyshape's own rules, which its tests compile); a pattern that
+    ///   then fails makes every match a `.failure`, never a silent miss.
+    public init(_ pattern: String, caseless: Bool = false, startLimit: Bool = false, deferred: Bool = false) throws {
         self.pattern = pattern
         supportsStartLimit = startLimit
-        var errorCode: Int32 = 0
-        var errorOffset: Int = 0
         var options: UInt32 = 0
         if caseless { options |= UInt32(PCRE2_CASELESS) }
         if startLimit { options |= UInt32(PCRE2_USE_OFFSET_LIMIT) }
-        let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buf in
+        self.options = options
+        if !deferred {
+            compiled = try Regex.compile(pattern, options: options)
+            groups = Regex.captureCount(compiled!)
+        }
+    }
+
+    private static func compile(_ pattern: String, options: UInt32) throws -> OpaquePointer {
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        let code: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: buf.count) { ptr in
                 pcre2_compile_8(ptr, buf.count - 1, options, &errorCode, &errorOffset, nil)
             }
         }
-        guard let compiled else {
-            throw CompileError(message: Regex.errorMessage(errorCode), offset: errorOffset)
-        }
-        code = compiled
+        guard let code else { throw CompileError(message: Regex.errorMessage(errorCode), offset: errorOffset) }
+        return code
+    }
+
+    private static func captureCount(_ code: OpaquePointer) -> Int {
         var count: UInt32 = 0
-        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
-        captureCount = Int(count)
+        pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
+        return Int(count)
+    }
+
+    /// Number of capture groups (group 0, the whole match, not counted); 0 for a pattern
+    /// that does not compile. Compiles a deferred pattern.
+    public var captureCount: Int {
+        prepare()
+        return groups
+    }
+
+    /// Why a deferred pattern does not compile (nil when it does). Compiles it.
+    public var error: CompileError? {
+        prepare()
+        return compileError
     }
 
     /// Whether PCRE2 JIT-compiled the pattern (false where JIT is unavailable). Compiles it
     /// now if no match has done so yet.
     public var isJIT: Bool {
         prepare()
-        return jitState.load(ordering: .acquiring) == 1
+        return state.load(ordering: .acquiring) == 1
     }
 
-    /// JIT-compiles once, before the first match. Matching never overlaps compiling: every
-    /// match calls this first, and it returns only once the code is final.
+    /// Compiles (when deferred) and JIT-compiles once, before the first match. Matching
+    /// never overlaps compiling: every match calls this first, and it returns only once
+    /// the code is final.
     @inline(__always)
     func prepare() {
-        if jitState.load(ordering: .acquiring) != 0 { return }
-        jitLock.withLock { _ in
-            if jitState.load(ordering: .acquiring) != 0 { return }
-            let ok = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE)) == 0
-            jitState.store(ok ? 1 : 2, ordering: .releasing)
+        if state.load(ordering: .acquiring) != 0 { return }
+        lock.withLock { _ in
+            if state.load(ordering: .acquiring) != 0 { return }
+            if compiled == nil {
+                do {
+                    compiled = try Regex.compile(pattern, options: options)
+                    groups = Regex.captureCount(compiled!)
+                } catch let e as CompileError {
+                    compileError = e
+                    state.store(3, ordering: .releasing)
+                    return
+                } catch {
+                    compileError = CompileError(message: "\(error)", offset: 0)
+                    state.store(3, ordering: .releasing)
+                    return
+                }
+            }
+            let ok = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+            state.store(ok ? 1 : 2, ordering: .releasing)
         }
     }
 
-    deinit { pcre2_code_free_8(code) }
+    deinit { if let compiled { pcre2_code_free_8(compiled) } }
 
     static func errorMessage(_ code: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -82,16 +125,16 @@ public final class Regex: @unchecked Sendable {
 /// Per-worker match state: match data sized for the largest pattern, a match context
 /// carrying the limits, and a JIT stack. Reused for every match, never shared.
 public final class MatchScratch {
-    let matchData: OpaquePointer
+    private(set) var matchData: OpaquePointer
     let context: OpaquePointer
     let jitStack: OpaquePointer?
-    let pairs: Int
+    private(set) var pairs: Int
 
     /// - Parameters:
-    ///   - maxCaptures: the largest `captureCount` of the patterns this scratch will run.
+    ///   - maxCaptures: room for this many groups at first; it grows for a pattern with more.
     ///   - matchLimit: PCRE2's backtracking budget per match attempt; exceeding it is an
     ///     error for that rule and input, never a hang.
-    public init(maxCaptures: Int, matchLimit: UInt32 = 2_000_000, depthLimit: UInt32 = 100_000) {
+    public init(maxCaptures: Int = 15, matchLimit: UInt32 = 2_000_000, depthLimit: UInt32 = 100_000) {
         pairs = maxCaptures + 1
         matchData = pcre2_match_data_create_8(UInt32(pairs), nil)
         context = pcre2_match_context_create_8(nil)
@@ -100,6 +143,15 @@ public final class MatchScratch {
         // A larger JIT stack than the 32 KiB default, so long PEM bodies do not run out.
         jitStack = pcre2_jit_stack_create_8(64 * 1024, 4 * 1024 * 1024, nil)
         if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
+    }
+
+    /// Room for a pattern's groups (patterns compiled at first use are not known up front).
+    @inline(__always)
+    func ensure(pairs needed: Int) {
+        if needed <= pairs { return }
+        pcre2_match_data_free_8(matchData)
+        pairs = needed
+        matchData = pcre2_match_data_create_8(UInt32(needed), nil)
     }
 
     deinit {
@@ -125,6 +177,10 @@ extension Regex {
     public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil, scratch: MatchScratch) -> RegexMatch {
         guard start <= buffer.count else { return .noMatch }
         prepare()
+        guard let code = compiled, state.load(ordering: .acquiring) != 3 else {
+            return .failure(code: PCRE2_ERROR_INTERNAL, message: "pattern does not compile: \(compileError?.description ?? "unknown error")")
+        }
+        scratch.ensure(pairs: groups + 1)
         // The context is shared by every pattern a worker runs: always set the limit, to
         // PCRE2_UNSET (SIZE_MAX, no limit) unless this pattern asked for one, since a stale
         // limit makes PCRE2 refuse patterns compiled without PCRE2_USE_OFFSET_LIMIT.
@@ -135,7 +191,7 @@ extension Regex {
         if rc == PCRE2_ERROR_NOMATCH { return .noMatch }
         if rc < 0 { return .failure(code: rc, message: Regex.errorMessage(rc)) }
         let ovector = pcre2_get_ovector_pointer_8(scratch.matchData)!
-        let groups = min(captureCount + 1, scratch.pairs)
+        let groups = self.groups + 1
         var ranges: [Range<Int>?] = []
         ranges.reserveCapacity(groups)
         for g in 0..<groups {
