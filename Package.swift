@@ -61,7 +61,10 @@ let package = Package(
         // Provider client: authenticated requests that never leak the key. Uses the rule
         // engine to redact key-shaped text.
         .target(name: "ProviderClient", dependencies: ["CredentialStore", "ScanRules"]),
-        .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore"]),
+        // With the Swift runtime linked in statically (release builds), FoundationNetworking's
+        // libcurl must be named explicitly.
+        .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore"],
+                          linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
 
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory"]),
