@@ -40,6 +40,9 @@ final class BufferScanner {
 
     var rules: [Rule] { matcher.ruleSet.rules }
 
+    /// The keyword hits of the last buffer scanned (for a `HitReference`).
+    var hits: [UInt64] { matcher.hits }
+
     /// The secret hash of bytes a finding spans (for findings the caller set aside).
     func secretHash(_ secret: UnsafeRawBufferPointer) -> String { hashes.hash(secret) }
 
@@ -47,12 +50,15 @@ final class BufferScanner {
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.
     ///   - countLines: whether the caller needs the return value (another chunk follows).
+    ///   - reference: another version of the same text and its keyword hits (`hits`), so
+    ///     only the bytes that differ are searched for keywords; ignored for binary input.
     ///   - include: which findings the caller wants (decided on place, before the
     ///     deliberately slow secret hash is computed for them).
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
-              linesBefore: Int = 0, countLines: Bool = false, include: (BufferFinding) -> Bool = { _ in true },
+              linesBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
+              include: (BufferFinding) -> Bool = { _ in true },
               onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
         let buffer: UnsafeRawBufferPointer
         if isBinary {
@@ -66,7 +72,7 @@ final class BufferScanner {
             buffer = input
         }
         lineIndex.reset()
-        matcher.scan(buffer, context: context, accept: accept, onMatch: { m in
+        matcher.scan(buffer, context: context, accept: accept, reference: isBinary ? nil : reference, onMatch: { m in
             // Inline allow markers on the secret's line or the match's first line.
             let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
             if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[secretLine])) { return }

@@ -13,7 +13,13 @@ import ScanRules
 /// git and the scanners already share the cores. The calling thread reads, straight into
 /// reusable parcels of a few MiB; the scanning threads take whole parcels.
 final class BlobWorkers: @unchecked Sendable {
-    struct Request { var id: ObjectID; var context: String }
+    struct Request {
+        var id: ObjectID
+        var context: String
+        /// An earlier request in the same list holding another version of the same path: when
+        /// both travel in one parcel, only the bytes where they differ are searched for keywords.
+        var base: Int? = nil
+    }
     struct Outcome {
         var entry: BlobEntry
         var bytes: Int
@@ -89,7 +95,7 @@ final class BlobWorkers: @unchecked Sendable {
         }, each: { i, result in
             switch result {
             case .object(let type, let bytes) where type == "blob":
-                parcel.items.append(Parcel.Item(index: i, offset: parcel.used, count: bytes.count))
+                parcel.items.append(Parcel.Item(index: i, offset: parcel.used, count: bytes.count, base: requests[i].base))
                 parcel.used += bytes.count
                 progress.bytesDone.add(bytes.count, ordering: .relaxed)
             default:
@@ -118,12 +124,12 @@ final class BlobWorkers: @unchecked Sendable {
         }
     }
 
-    static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: BufferScanner) -> Outcome {
+    static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: BufferScanner, reference: HitReference? = nil) -> Outcome {
         let binary = ChunkReader.looksBinary(bytes)
         var findings: [CachedFinding] = []
         var failures: [String] = []
         if bytes.count > 0 {
-            scanner.scan(bytes, isBinary: binary, context: MatchContext(), onFinding: { f in
+            scanner.scan(bytes, isBinary: binary, context: MatchContext(), reference: reference, onFinding: { f in
                 findings.append(CachedFinding(f))
             }, onFailure: { ruleIndex, message in
                 let id = scanner.rules[ruleIndex].id
@@ -180,9 +186,18 @@ final class BlobWorkers: @unchecked Sendable {
                 if full.isEmpty { condition.unlock(); return }
                 let parcel = full.removeFirst()
                 condition.unlock()
+                // Keyword hits of this parcel's text blobs, by request index, for later versions.
+                var scanned: [Int: (item: Parcel.Item, hits: [UInt64])] = [:]
                 for item in parcel.items {
                     let bytes = UnsafeRawBufferPointer(start: parcel.storage + item.offset, count: item.count)
-                    parcel.results!.slots[item.index] = BlobWorkers.scan(bytes, with: scanner)
+                    var reference: HitReference?
+                    if let base = item.base, let earlier = scanned[base] {
+                        reference = HitReference(bytes: UnsafeRawBufferPointer(start: parcel.storage + earlier.item.offset, count: earlier.item.count),
+                                                 hits: earlier.hits)
+                    }
+                    let outcome = BlobWorkers.scan(bytes, with: scanner, reference: reference)
+                    if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, scanner.hits) }
+                    parcel.results!.slots[item.index] = outcome
                     progress.filesDone.add(1, ordering: .relaxed)
                 }
                 let done = parcel.done!
@@ -194,7 +209,7 @@ final class BlobWorkers: @unchecked Sendable {
 
     /// Several blobs' bytes back to back, and where each one's outcome goes.
     final class Parcel: @unchecked Sendable {
-        struct Item { var index: Int; var offset: Int; var count: Int }
+        struct Item { var index: Int; var offset: Int; var count: Int; var base: Int? }
         static let size = 4 << 20
         static let maxItems = 256
         private(set) var storage: UnsafeMutableRawPointer

@@ -198,24 +198,38 @@ struct HistoryRun {
     }
 
     /// The blobs a batch names (both sides of each change) that no earlier batch asked for.
+    /// The blobs are grouped by path (newest version first, as the commits come), and each
+    /// names the version before it as `base`: versions of one file then travel together,
+    /// the scanner searches only where each differs from the one before, and git reads
+    /// them along their delta chains.
     static func blobsToScan(_ batch: [CommitChanges], requested: inout Set<ObjectID>, ruleSet: RuleSet, scratch: MatchScratch) -> [BlobWorkers.Request] {
-        var requests: [BlobWorkers.Request] = []
-        func want(_ id: ObjectID, _ mode: UInt32, _ context: @autoclosure () -> String, path: [UInt8]) {
+        var wanted: [(path: [UInt8], request: BlobWorkers.Request)] = []
+        func want(_ id: ObjectID, _ mode: UInt32, _ context: @autoclosure () -> String, path: [UInt8], group: [UInt8]) {
             if id.isZero || mode == TreeChange.gitlinkMode || requested.contains(id) { return }
             // A path a path-only allowlist covers: its blob is not read there (the same blob
             // at another path is still scanned when that path asks for it).
             if ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { return }
             requested.insert(id)
-            requests.append(BlobWorkers.Request(id: id, context: context()))
+            wanted.append((group, BlobWorkers.Request(id: id, context: context())))
         }
         for c in batch {
             for ch in c.changes {
-                if !ch.isDeletion { want(ch.newBlob, ch.newMode, "\(HistoryRun.displayPath(ch.path)) in commit \(c.commit.id.hex)", path: ch.path) }
+                if !ch.isDeletion { want(ch.newBlob, ch.newMode, "\(HistoryRun.displayPath(ch.path)) in commit \(c.commit.id.hex)", path: ch.path, group: ch.path) }
                 for (i, old) in ch.oldBlobs.enumerated() {
                     want(old, ch.oldModes[i], "\(HistoryRun.displayPath(ch.oldPath ?? ch.path)) in commit \(c.commit.parents.indices.contains(i) ? c.commit.parents[i].hex : c.commit.id.hex)",
-                         path: ch.oldPath ?? ch.path)
+                         path: ch.oldPath ?? ch.path, group: ch.path)
                 }
             }
+        }
+        let order = wanted.indices.sorted { a, b in
+            wanted[a].path == wanted[b].path ? a < b : wanted[a].path.lexicographicallyPrecedes(wanted[b].path)
+        }
+        var requests: [BlobWorkers.Request] = []
+        requests.reserveCapacity(order.count)
+        for (n, i) in order.enumerated() {
+            var request = wanted[i].request
+            if n > 0 && wanted[order[n - 1]].path == wanted[i].path { request.base = n - 1 }
+            requests.append(request)
         }
         return requests
     }

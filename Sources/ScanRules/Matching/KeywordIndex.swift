@@ -14,7 +14,8 @@ public struct KeywordIndex: Sendable {
     private let outputIds: [Int32]
     private let outputStart: [Int32]
     public let keywords: [String]
-    private let maxKeywordLength: Int
+    /// Byte length of the longest keyword.
+    public let maxKeywordLength: Int
     /// Byte length of each keyword.
     public let keywordLengths: [Int]
 

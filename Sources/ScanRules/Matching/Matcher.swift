@@ -55,6 +55,13 @@ public final class Matcher {
     /// says "path" five times is one window for the rule keyed on "pat".
     private var lastWindow: [Int] = []
 
+    /// Every keyword occurrence of the last buffer scanned, `keyword << 40 | end`: a later
+    /// buffer that shares most of its bytes with this one can take them as a `HitReference`.
+    public private(set) var hits: [UInt64] = []
+    /// Bytes of the last buffer the keyword automaton ran over (less than all of it when a
+    /// `HitReference` supplied the rest).
+    public private(set) var searchedBytes = 0
+
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = MatchScratch()
@@ -63,9 +70,14 @@ public final class Matcher {
 
     /// Scans `buffer`. `accept` limits which match starts are reported (used when a large
     /// input is scanned in overlapping chunks, so each match is reported by one chunk).
+    /// - Parameter reference: an earlier buffer (another version of the same file) and its
+    ///   `hits`: keyword occurrences in the bytes both share at the start and at the end are
+    ///   taken from it, and only the part between is searched (see `HitReference`).
     public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
+                     reference: HitReference? = nil,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
+        hits.removeAll(keepingCapacity: true)
         windows.removeAll(keepingCapacity: true)
         for k in lastWindow.indices { lastWindow[k] = -1 }
         let n = buffer.count
@@ -80,7 +92,8 @@ public final class Matcher {
             let lo = Int(w >> 12 & 0xFFFF_FFFF)
             return lo..<(lo + Int(w & 4095))
         }
-        set.keywordIndex.forEachHit(buffer) { keyword, end in
+        func onHit(_ keyword: Int, _ end: Int) {
+            hits.append(UInt64(keyword) << 40 | UInt64(end))
             let start = end - lengths[keyword]
             // Back to the keyword line's start, at most lookBehind bytes.
             var lo = start
@@ -109,6 +122,12 @@ public final class Matcher {
             for o in first..<last {
                 windows.append(UInt64(keywordRules[o]) << 44 | packed)
             }
+        }
+        if let reference, n < 1 << 40 {
+            searchedBytes = reference.forEachHit(in: buffer, index: set.keywordIndex, onHit)
+        } else {
+            set.keywordIndex.forEachHit(buffer, onHit)
+            searchedBytes = n
         }
         if windows.isEmpty && set.unconditionalRules.isEmpty { return }
         windows.sort()
