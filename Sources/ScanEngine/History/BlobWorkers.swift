@@ -15,10 +15,19 @@ import ScanRules
 final class BlobWorkers: @unchecked Sendable {
     struct Request {
         var id: ObjectID
-        var context: String
+        /// Where the blob was met (path and commit), for error entries; nil for a blob no
+        /// commit reaches.
+        var path: [UInt8]? = nil
+        var commit: ObjectID? = nil
         /// An earlier request in the same list holding another version of the same path: when
         /// both travel in one parcel, only the bytes where they differ are searched for keywords.
         var base: Int? = nil
+
+        /// "path in commit id", built only when an error entry needs it.
+        var context: String {
+            guard let path, let commit else { return "" }
+            return "\(HistoryRun.displayPath(path)) in commit \(commit.hex)"
+        }
     }
     struct Outcome {
         var entry: BlobEntry

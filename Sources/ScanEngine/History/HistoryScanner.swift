@@ -14,7 +14,7 @@ public struct HistoryOptions: Sendable {
     /// Also every blob no scanned commit reaches (`--all-objects`), reported as kind `blob`.
     public var allObjects = false
     /// Commits per attribution batch (memory holds about two batches of changes).
-    public var batchCommits = 400
+    public var batchCommits = 1000
 
     public init() {}
 }
@@ -204,32 +204,42 @@ struct HistoryRun {
     /// them along their delta chains.
     static func blobsToScan(_ batch: [CommitChanges], requested: inout Set<ObjectID>, ruleSet: RuleSet, scratch: MatchScratch) -> [BlobWorkers.Request] {
         var wanted: [(path: [UInt8], request: BlobWorkers.Request)] = []
-        func want(_ id: ObjectID, _ mode: UInt32, _ context: @autoclosure () -> String, path: [UInt8], group: [UInt8]) {
+        func want(_ id: ObjectID, _ mode: UInt32, path: [UInt8], commit: ObjectID, group: [UInt8]) {
             if id.isZero || mode == TreeChange.gitlinkMode || requested.contains(id) { return }
             // A path a path-only allowlist covers: its blob is not read there (the same blob
             // at another path is still scanned when that path asks for it).
-            if ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { return }
+            if ruleSet.hasWholeFilePaths && ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { return }
             requested.insert(id)
-            wanted.append((group, BlobWorkers.Request(id: id, context: context())))
+            wanted.append((group, BlobWorkers.Request(id: id, path: path, commit: commit)))
         }
         for c in batch {
             for ch in c.changes {
-                if !ch.isDeletion { want(ch.newBlob, ch.newMode, "\(HistoryRun.displayPath(ch.path)) in commit \(c.commit.id.hex)", path: ch.path, group: ch.path) }
+                if !ch.isDeletion { want(ch.newBlob, ch.newMode, path: ch.path, commit: c.commit.id, group: ch.path) }
                 for (i, old) in ch.oldBlobs.enumerated() {
-                    want(old, ch.oldModes[i], "\(HistoryRun.displayPath(ch.oldPath ?? ch.path)) in commit \(c.commit.parents.indices.contains(i) ? c.commit.parents[i].hex : c.commit.id.hex)",
-                         path: ch.oldPath ?? ch.path, group: ch.path)
+                    want(old, ch.oldModes[i], path: ch.oldPath ?? ch.path,
+                         commit: c.commit.parents.indices.contains(i) ? c.commit.parents[i] : c.commit.id, group: ch.path)
                 }
             }
         }
-        let order = wanted.indices.sorted { a, b in
-            wanted[a].path == wanted[b].path ? a < b : wanted[a].path.lexicographicallyPrecedes(wanted[b].path)
+        // Groups in the order their paths first appear; versions within a group as they came.
+        var groupOf: [[UInt8]: Int] = [:]
+        var groups: [[Int]] = []
+        for (i, w) in wanted.enumerated() {
+            if let g = groupOf[w.path] {
+                groups[g].append(i)
+            } else {
+                groupOf[w.path] = groups.count
+                groups.append([i])
+            }
         }
         var requests: [BlobWorkers.Request] = []
-        requests.reserveCapacity(order.count)
-        for (n, i) in order.enumerated() {
-            var request = wanted[i].request
-            if n > 0 && wanted[order[n - 1]].path == wanted[i].path { request.base = n - 1 }
-            requests.append(request)
+        requests.reserveCapacity(wanted.count)
+        for group in groups {
+            for (k, i) in group.enumerated() {
+                var request = wanted[i].request
+                if k > 0 { request.base = requests.count - 1 }
+                requests.append(request)
+            }
         }
         return requests
     }
@@ -294,7 +304,7 @@ struct HistoryRun {
         let known = cache
         do {
             try git.allBlobs { id, _ in
-                if known[id] == nil { pending.append(BlobWorkers.Request(id: id, context: "")) }
+                if known[id] == nil { pending.append(BlobWorkers.Request(id: id)) }
                 return true
             }
         } catch {

@@ -47,6 +47,10 @@ public final class RuleSet: @unchecked Sendable {
     /// rule: a file they match cannot yield a finding whatever its content.
     let wholeFilePaths: [Regex]
 
+    /// Whether any global allowlist is of that kind (if none, `allowsWholeFile` is false
+    /// for every path, and callers need not build the path string).
+    public var hasWholeFilePaths: Bool { !wholeFilePaths.isEmpty }
+
     /// Whether a global allowlist drops every finding in `path` whatever the content. Such
     /// files need not be read at all.
     public func allowsWholeFile(_ path: String, scratch: MatchScratch) -> Bool {
