@@ -183,6 +183,17 @@ public final class CommitLog {
                           date: String(decoding: date, as: UTF8.self))
     }
 
+    /// An octal file mode (`100644`), without making a String of it.
+    static func octal(_ digits: ArraySlice<UInt8>) -> UInt32? {
+        guard !digits.isEmpty, digits.count <= 8 else { return nil }
+        var v: UInt32 = 0
+        for d in digits {
+            guard d >= 0x30 && d <= 0x37 else { return nil }
+            v = v << 3 | UInt32(d - 0x30)
+        }
+        return v
+    }
+
     /// `:old new oldid newid S\0path\0` (one parent; renames add a path) or
     /// `::m1 m2 m id1 id2 id SS\0path\0` (combined).
     private func readChange(parents: Int) throws -> TreeChange {
@@ -193,8 +204,9 @@ public final class CommitLog {
         let n = colons  // number of parents this record compares with
         guard fields.count == 2 * (n + 1) + 1 else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "raw record with \(fields.count) fields") }
         var modes: [UInt32] = []
+        modes.reserveCapacity(n + 1)
         for f in fields[0...n] {
-            guard let m = UInt32(String(decoding: f, as: UTF8.self), radix: 8) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "mode") }
+            guard let m = CommitLog.octal(f) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "mode") }
             modes.append(m)
         }
         var ids: [ObjectID] = []

@@ -7,23 +7,52 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// From ASCII hex (40 or 64 digits, either case); nil for anything else.
     public init?<C: Collection>(hexBytes hex: C) where C.Element == UInt8 {
-        guard hex.count == 40 || hex.count == 64 else { return nil }
-        byteCount = UInt8(hex.count / 2)
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        var i = 0
-        for c in hex {
-            let v: UInt8
-            switch c {
-            case 0x30...0x39: v = c - 0x30
-            case 0x61...0x66: v = c - 0x61 + 10
-            case 0x41...0x46: v = c - 0x41 + 10
-            default: return nil
-            }
-            let bits = UInt64(v) << UInt64(60 - 4 * (i % 16))
-            switch i / 16 { case 0: words.0 |= bits; case 1: words.1 |= bits; case 2: words.2 |= bits; default: words.3 |= bits }
-            i += 1
+        let parsed = hex.withContiguousStorageIfAvailable { ObjectID.parse(UnsafeRawBufferPointer($0)) }
+            ?? Array(hex).withUnsafeBytes { ObjectID.parse($0) }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    private init(words: (UInt64, UInt64, UInt64, UInt64), byteCount: UInt8) {
+        (w0, w1, w2, w3) = words
+        self.byteCount = byteCount
+    }
+
+    /// Hex digit values, 0xFF for anything else.
+    private static let digitValue: [UInt8] = (0..<256).map { c -> UInt8 in
+        switch UInt8(c) {
+        case 0x30...0x39: return UInt8(c) - 0x30
+        case 0x61...0x66: return UInt8(c) - 0x61 + 10
+        case 0x41...0x46: return UInt8(c) - 0x41 + 10
+        default: return 0xFF
         }
-        w0 = words.0; w1 = words.1; w2 = words.2; w3 = words.3
+    }
+
+    private static func parse(_ hex: UnsafeRawBufferPointer) -> ObjectID? {
+        guard hex.count == 40 || hex.count == 64 else { return nil }
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var bad: UInt8 = 0
+        digitValue.withUnsafeBufferPointer { table in
+            func word(_ from: Int, _ count: Int) -> UInt64 {
+                var w: UInt64 = 0
+                for k in 0..<count {
+                    let v = table[Int(hex[from + k])]
+                    bad |= v
+                    w = w << 4 | UInt64(v & 15)
+                }
+                return w << UInt64(4 * (16 - count))
+            }
+            words.0 = word(0, 16)
+            words.1 = word(16, 16)
+            if hex.count == 40 {
+                words.2 = word(32, 8)
+            } else {
+                words.2 = word(32, 16)
+                words.3 = word(48, 16)
+            }
+        }
+        if bad & 0xF0 != 0 { return nil }
+        return ObjectID(words: words, byteCount: UInt8(hex.count / 2))
     }
 
     public init?(_ hex: String) { self.init(hexBytes: Array(hex.utf8)) }

@@ -15,6 +15,18 @@ final class ObjectIDTests: XCTestCase {
         XCTAssertTrue(ObjectID.zero(byteCount: 20).isZero)
         XCTAssertFalse(id!.isZero)
         XCTAssertNotEqual(ObjectID(String(repeating: "0", count: 39) + "1"), ObjectID(String(repeating: "0", count: 40)))
+        // Every position checked, from slices as the log parser passes them.
+        for position in 0..<64 {
+            var digits = Array(String(repeating: "a", count: 64).utf8)
+            digits[position] = UInt8(ascii: "g")
+            XCTAssertNil(ObjectID(hexBytes: digits[...]), "bad digit at \(position)")
+        }
+        for _ in 0..<200 {
+            let count = Bool.random() ? 40 : 64
+            let text = String((0..<count).map { _ in "0123456789abcdefABCDEF".randomElement()! })
+            let line = Array(("x " + text + " y").utf8)
+            XCTAssertEqual(ObjectID(hexBytes: line[2..<(2 + count)])?.hex, text.lowercased())
+        }
     }
 }
 
