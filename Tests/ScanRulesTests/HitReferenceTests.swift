@@ -101,4 +101,57 @@ final class HitReferenceTests: XCTestCase {
         XCTAssertEqual(key(got.hits), key(fullSearch(new)))
         XCTAssertLessThan(got.searched, 1_000, "two small edits: the automaton runs near them only")
     }
+    /// The whole matcher with a reference: the same matches as without, secrets included.
+    func testMatcherFindsTheSameSecretsWithAReference() throws {
+        let rules = try RuleLoader.load(text: #"""
+        [[rules]]
+        id = "gh"
+        regex = '''(ghp_[A-Za-z0-9]{36})'''
+        keywords = ["ghp_"]
+        [[rules]]
+        id = "assigned-token"
+        regex = '''token\s*=\s*"([A-Za-z0-9]{20,})"'''
+        keywords = ["token"]
+        """#, file: "test.toml")
+        let (set, _) = RuleSet.combining([rules])
+        let alnum = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        var rng = SystemRandomNumberGenerator()
+        func line() -> [UInt8] {
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: return Array("let k = \"ghp_".utf8) + (0..<36).map { _ in alnum.randomElement(using: &rng)! } + Array("\"\n".utf8)
+            case 1: return Array("token = \"".utf8) + (0..<24).map { _ in alnum.randomElement(using: &rng)! } + Array("\"\n".utf8)
+            default: return Array("    value = compute(path, pattern) # token\n".utf8)
+            }
+        }
+        func matches(_ matcher: Matcher, _ bytes: [UInt8], _ reference: HitReference?) -> [String] {
+            var out: [String] = []
+            bytes.withUnsafeBytes { raw in
+                matcher.scan(raw, context: MatchContext(), reference: reference, onMatch: { m in
+                    out.append("\(m.ruleIndex)@\(m.secret)")
+                }, onFailure: { _ in })
+            }
+            return out.sorted()
+        }
+        let matcher = Matcher(ruleSet: set)
+        var found = 0
+        for round in 0..<200 {
+            let old = (0..<Int.random(in: 0...80, using: &rng)).flatMap { _ in line() }
+            var new = old
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                let at = Int.random(in: 0...new.count, using: &rng)
+                if Bool.random(using: &rng) {
+                    new.insert(contentsOf: line(), at: at)
+                } else {
+                    new.removeSubrange(at..<min(new.count, at + Int.random(in: 1...60, using: &rng)))
+                }
+            }
+            _ = matches(matcher, old, nil)
+            let oldHits = matcher.hits
+            let expected = matches(matcher, new, nil)
+            let got = old.withUnsafeBytes { matches(matcher, new, HitReference(bytes: $0, hits: oldHits)) }
+            XCTAssertEqual(got, expected, "round \(round)")
+            found += expected.count
+        }
+        XCTAssertGreaterThan(found, 1000, "the texts hold secrets for both rules")
+    }
 }

@@ -58,9 +58,6 @@ public final class Matcher {
     /// Every keyword occurrence of the last buffer scanned, `keyword << 40 | end`: a later
     /// buffer that shares most of its bytes with this one can take them as a `HitReference`.
     public private(set) var hits: [UInt64] = []
-    /// Bytes of the last buffer the keyword automaton ran over (less than all of it when a
-    /// `HitReference` supplied the rest).
-    public private(set) var searchedBytes = 0
 
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
@@ -124,10 +121,9 @@ public final class Matcher {
             }
         }
         if let reference, n < 1 << 40 {
-            searchedBytes = reference.forEachHit(in: buffer, index: set.keywordIndex, onHit)
+            reference.forEachHit(in: buffer, index: set.keywordIndex, onHit)
         } else {
             set.keywordIndex.forEachHit(buffer, onHit)
-            searchedBytes = n
         }
         if windows.isEmpty && set.unconditionalRules.isEmpty { return }
         windows.sort()
