@@ -110,6 +110,10 @@ final class GitRunnerTests: XCTestCase {
         XCTAssertTrue(git.environment.contains("GIT_CONFIG_GLOBAL=/dev/null"))
         XCTAssertTrue(git.configArgs.contains("core.fsmonitor=false"))
         XCTAssertTrue(git.configArgs.contains("core.hooksPath=/dev/null"))
+        // The allocator setting for git's processes, unless the caller has its own.
+        XCTAssertTrue(git.environment.contains { $0.hasPrefix("GLIBC_TUNABLES=glibc.malloc.trim_threshold=") })
+        options.baseEnvironment["GLIBC_TUNABLES"] = "glibc.malloc.arena_max=2"
+        XCTAssertTrue(try Git(repository: a.path, options: options).environment.contains("GLIBC_TUNABLES=glibc.malloc.arena_max=2"))
     }
 
     func testFailureNamesCommandAndSummarisesStderr() throws {
