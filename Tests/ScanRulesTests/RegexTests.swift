@@ -61,4 +61,25 @@ final class RegexTests: XCTestCase {
         XCTAssertEqual(g[0], 3..<5)
         XCTAssertEqual(match(r, []), .noMatch)
     }
+
+    /// A pattern compiled at first use: the same matches, and one that does not compile
+    /// fails every match (never a silent "no match") and names its error.
+    func testDeferredCompilation() throws {
+        let deferred = try Regex("(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)(m)(n)(o)(p)(q)(r)", deferred: true)
+        var text = Array("xxabcdefghijklmnopqr".utf8)
+        let scratch = MatchScratch()  // room for 15 groups at first
+        let result = text.withUnsafeMutableBytes { deferred.firstMatch(in: UnsafeRawBufferPointer($0), from: 0, scratch: scratch) }
+        guard case .match(let g) = result else { return XCTFail("deferred pattern did not match") }
+        XCTAssertEqual(g.count, 19, "more groups than the scratch starts with: it grows")
+        XCTAssertEqual(g[18], 19..<20)
+        XCTAssertEqual(deferred.captureCount, 18)
+        XCTAssertNil(deferred.error)
+
+        let broken = try Regex("(unclosed", deferred: true)
+        guard case .failure(_, let message) = match(broken, Array("unclosed".utf8)) else { return XCTFail("a broken deferred pattern must fail") }
+        XCTAssertTrue(message.contains("does not compile"), message)
+        XCTAssertNotNil(broken.error)
+        XCTAssertFalse(broken.isJIT)
+        XCTAssertThrowsError(try Regex("(unclosed"), "compiled now, the error is thrown")
+    }
 }
