@@ -9,6 +9,16 @@
 #include <openssl/sha.h>
 #include <string.h>
 
+/// The 32-byte digest held in a context's state words (big-endian).
+static inline void keyshape_sha256_digest(const SHA256_CTX *ctx, unsigned char *out) {
+    for (int w = 0; w < 8; w++) {
+        out[4 * w] = (unsigned char)(ctx->h[w] >> 24);
+        out[4 * w + 1] = (unsigned char)(ctx->h[w] >> 16);
+        out[4 * w + 2] = (unsigned char)(ctx->h[w] >> 8);
+        out[4 * w + 3] = (unsigned char)ctx->h[w];
+    }
+}
+
 /// PBKDF2-HMAC-SHA256, first output block only (out_len <= 32), byte for byte what
 /// PKCS5_PBKDF2_HMAC(..., EVP_sha256(), ...) gives. OpenSSL's generic version copies HMAC
 /// contexts (allocations, cleansing, provider lookups) on every iteration; here the
@@ -57,20 +67,10 @@ static inline int keyshape_pbkdf2_sha256(const unsigned char *password, size_t p
         memcpy(block, u, 32);
         ctx = inner;
         SHA256_Transform(&ctx, block);
-        for (int w = 0; w < 8; w++) {
-            block[4 * w] = (unsigned char)(ctx.h[w] >> 24);
-            block[4 * w + 1] = (unsigned char)(ctx.h[w] >> 16);
-            block[4 * w + 2] = (unsigned char)(ctx.h[w] >> 8);
-            block[4 * w + 3] = (unsigned char)ctx.h[w];
-        }
+        keyshape_sha256_digest(&ctx, block);
         ctx = outer;
         SHA256_Transform(&ctx, block);
-        for (int w = 0; w < 8; w++) {
-            u[4 * w] = (unsigned char)(ctx.h[w] >> 24);
-            u[4 * w + 1] = (unsigned char)(ctx.h[w] >> 16);
-            u[4 * w + 2] = (unsigned char)(ctx.h[w] >> 8);
-            u[4 * w + 3] = (unsigned char)ctx.h[w];
-        }
+        keyshape_sha256_digest(&ctx, u);
         for (int i = 0; i < 32; i++) t[i] ^= u[i];
     }
     memcpy(out, t, out_len);
