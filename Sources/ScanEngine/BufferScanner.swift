@@ -52,13 +52,14 @@ final class BufferScanner {
     ///   - countLines: whether the caller needs the return value (another chunk follows).
     ///   - reference: another version of the same text and its keyword hits (`hits`), so
     ///     only the bytes that differ are searched for keywords; ignored for binary input.
-    ///   - include: which findings the caller wants (decided on place, before the
-    ///     deliberately slow secret hash is computed for them).
+    ///   - hashSecrets: false leaves `secretHash` empty, for a caller that first decides
+    ///     which findings it keeps and hashes only those (`secretHash(_:)`): the hash is
+    ///     deliberately slow.
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
               linesBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
-              include: (BufferFinding) -> Bool = { _ in true },
+              hashSecrets: Bool = true,
               onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
         let buffer: UnsafeRawBufferPointer
         if isBinary {
@@ -89,8 +90,7 @@ final class BufferScanner {
                 finding.endLine = end.line
                 finding.endColumn = end.column
             }
-            guard include(finding) else { return }
-            finding.secretHash = hashes.hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret]))
+            if hashSecrets { finding.secretHash = hashes.hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret])) }
             onFinding(finding)
         }, onFailure: { f in onFailure(f.ruleIndex, f.message) })
         if isBinary || !countLines { return 0 }

@@ -96,10 +96,8 @@ public final class StagedScanner {
             var item = Scanned(change: ch, path: path, bytes: bytes, binary: false, found: [])
             bytes.withUnsafeBytes { raw in
                 item.binary = ChunkReader.looksBinary(raw)
-                scanner.scan(raw, isBinary: item.binary, context: MatchContext(path: path), include: { f in
-                    item.found.append(f)
-                    return false  // hashed below, if kept
-                }, onFinding: { _ in }, onFailure: { ruleIndex, message in
+                scanner.scan(raw, isBinary: item.binary, context: MatchContext(path: path), hashSecrets: false,
+                             onFinding: { item.found.append($0) }, onFailure: { ruleIndex, message in
                     result.issues.append(ScanIssue(path: path, message: "rule `\(scanner.rules[ruleIndex].id)` gave up (\(message)); that rule's results for this file are incomplete"))
                 })
             }
@@ -111,51 +109,43 @@ public final class StagedScanner {
         let diff: StagedDiff
         do { diff = try reading.finish() } catch { return fail(error) }
         var added: [[UInt8]: [ClosedRange<Int>]] = [:]
-        var hunkless = Set<[UInt8]>()
-        for ch in diff.changes {
-            if let lines = ch.addedLines { added[ch.path] = lines } else { hunkless.insert(ch.path) }
-        }
+        for ch in diff.changes { if let lines = ch.addedLines { added[ch.path] = lines } }
         // Without text hunks (binary, or `-diff`): the secrets absent from HEAD's version.
-        let olds = scanned.filter { hunkless.contains($0.change.path) || $0.binary }
-            .map(\.change).filter { !$0.oldBlob.isZero && $0.oldMode != TreeChange.gitlinkMode }.map(\.oldBlob)
-        let (oldBlobs, _) = read(olds, with: reader)
+        func comparesWithHead(_ item: Scanned) -> Bool {
+            (item.binary || added[item.change.path] == nil) && !item.change.oldBlob.isZero && item.change.oldMode != TreeChange.gitlinkMode
+        }
+        let (oldBlobs, _) = read(scanned.filter(comparesWithHead).map(\.change.oldBlob), with: reader)
 
         for item in scanned {
             let ch = item.change
-            var keep: (BufferFinding) -> Bool
-            if let lines = added[ch.path], !item.binary {
-                keep = { f in
-                    guard let first = f.line else { return false }
-                    let last = f.endLine ?? first
-                    return lines.contains { $0.overlaps(first...max(first, last)) }
-                }
-            } else if ch.oldBlob.isZero || ch.oldMode == TreeChange.gitlinkMode {
-                keep = { _ in true }
-            } else {
-                var before = Set<SecretKey>()
+            let lines = item.binary ? nil : added[ch.path]
+            var before: Set<SecretKey>?
+            if comparesWithHead(item) {
+                var keys = Set<SecretKey>()
                 if let old = oldBlobs[ch.oldBlob] {
                     let oldPath = String(decoding: ch.oldPath ?? ch.path, as: UTF8.self)
                     _ = old.withUnsafeBytes { raw in
                         scanner.scan(raw, isBinary: ChunkReader.looksBinary(raw), context: MatchContext(path: oldPath),
-                                     onFinding: { before.insert(CachedFinding($0).key) }, onFailure: { _, _ in })
+                                     onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _, _ in })
                     }
                 }
-                let hashes = scanner
-                keep = { f in
-                    var hashed = f
-                    hashed.secretHash = item.bytes.withUnsafeBytes { hashes.secretHash(UnsafeRawBufferPointer(rebasing: $0[f.range])) }
-                    return !before.contains(CachedFinding(hashed).key)
-                }
+                before = keys
             }
-            for f in item.found where keep(f) {
+            for var f in item.found {
+                if let lines {
+                    guard let first = f.line else { continue }
+                    let last = max(first, f.endLine ?? first)
+                    if !lines.contains(where: { $0.overlaps(first...last) }) { continue }
+                }
+                f.secretHash = item.bytes.withUnsafeBytes { scanner.secretHash(UnsafeRawBufferPointer(rebasing: $0[f.range])) }
+                if let before, before.contains(CachedFinding(f).key) { continue }
                 let rule = ruleSet.rules[f.ruleIndex]
                 var location = CachedFinding(f).location(kind: .staged, path: item.path)
                 if item.binary { location.format = "raw"; location.fileOffset = f.range.lowerBound }
-                let secretHash = item.bytes.withUnsafeBytes { scanner.secretHash(UnsafeRawBufferPointer(rebasing: $0[f.range])) }
-                let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: item.path, section: nil, secretHash: secretHash)
+                let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: item.path, section: nil, secretHash: f.secretHash)
                 if options.baseline.contains(fingerprint) { continue }
                 result.findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint,
-                                               secretHash: secretHash, location: location))
+                                               secretHash: f.secretHash, location: location))
             }
         }
         result.findings.sort()
