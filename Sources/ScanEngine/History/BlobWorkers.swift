@@ -41,13 +41,12 @@ final class BlobWorkers: @unchecked Sendable {
     let options: ScanOptions
     let progress: ScanProgress
     private let shared: Shared
-    private let threads: Int
 
     init(git: Git, ruleSet: RuleSet, options: ScanOptions, progress: ScanProgress, count: Int) {
         reader = CatFileReader(git: git)
         self.options = options
         self.progress = progress
-        threads = max(1, count)
+        let threads = max(1, count)
         shared = Shared(parcels: threads * 2 + 1)
         let memo = SecretHashMemo(key: options.hashKey)
         for _ in 0..<threads {

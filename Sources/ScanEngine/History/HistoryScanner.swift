@@ -208,7 +208,7 @@ struct HistoryRun {
             if id.isZero || mode == TreeChange.gitlinkMode || requested.contains(id) { return }
             // A path a path-only allowlist covers: its blob is not read there (the same blob
             // at another path is still scanned when that path asks for it).
-            if ruleSet.hasWholeFilePaths && ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { return }
+            if ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { return }
             requested.insert(id)
             wanted.append((group, BlobWorkers.Request(id: id, path: path, commit: commit)))
         }
@@ -248,11 +248,7 @@ struct HistoryRun {
     mutating func record(_ requests: [BlobWorkers.Request], _ outcomes: [BlobWorkers.Outcome]) {
         for (request, outcome) in zip(requests, outcomes) {
             cache[request.id] = outcome.entry
-            if outcome.entry.state == .scanned {
-                stats.blobs += 1
-                stats.bytes += outcome.bytes
-                if outcome.binary { stats.binaries += 1 }
-            }
+            count(outcome)
             if let issue = outcome.issue { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(issue)")) }
             for f in outcome.ruleFailures { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(f)")) }
         }
@@ -296,11 +292,17 @@ struct HistoryRun {
         }
     }
 
+    mutating func count(_ outcome: BlobWorkers.Outcome) {
+        guard outcome.entry.state == .scanned else { return }
+        stats.blobs += 1
+        stats.bytes += outcome.bytes
+        if outcome.binary { stats.binaries += 1 }
+    }
+
     /// `--all-objects`: every blob in the object store (loose, packed, alternates) that no
     /// scanned commit introduced, reported as kind `blob`.
     mutating func scanUnreachable() {
         var pending: [BlobWorkers.Request] = []
-        var failed = false
         let known = cache
         do {
             try git.allBlobs { id, _ in
@@ -308,10 +310,9 @@ struct HistoryRun {
                 return true
             }
         } catch {
+            // The blobs listed before git failed are still scanned.
             issues.append(ScanIssue(path: "", message: "\(error)"))
-            failed = true
         }
-        _ = failed
         var start = 0
         while start < pending.count {
             let slice = Array(pending[start..<min(pending.count, start + 4096)])
@@ -319,19 +320,13 @@ struct HistoryRun {
             scanner.progress.filesTotal.add(slice.count, ordering: .relaxed)
             let outcomes = workers.scan(slice)
             for (request, outcome) in zip(slice, outcomes) {
-                if outcome.entry.state == .scanned {
-                    stats.blobs += 1
-                    stats.bytes += outcome.bytes
-                    if outcome.binary { stats.binaries += 1 }
-                }
+                count(outcome)
                 let place = "blob \(request.id.hex)"
                 if let issue = outcome.issue { issues.append(ScanIssue(path: place, message: issue)) }
                 for f in outcome.ruleFailures { issues.append(ScanIssue(path: place, message: f)) }
-                var seen = Set<SecretKey>()
                 for f in outcome.entry.findings {
                     let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
                     if scanner.sensitivity.rules[Int(f.ruleIndex)] && !verifier.confirms(f, blob: request.id, path: nil, commit: nil) { continue }
-                    _ = seen.insert(f.key)
                     var location = f.location(kind: .blob, path: nil)
                     location.blob = request.id.hex
                     let hash = f.hashText

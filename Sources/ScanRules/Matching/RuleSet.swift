@@ -47,14 +47,12 @@ public final class RuleSet: @unchecked Sendable {
     /// rule: a file they match cannot yield a finding whatever its content.
     let wholeFilePaths: [Regex]
 
-    /// Whether any global allowlist is of that kind (if none, `allowsWholeFile` is false
-    /// for every path, and callers need not build the path string).
-    public var hasWholeFilePaths: Bool { !wholeFilePaths.isEmpty }
-
     /// Whether a global allowlist drops every finding in `path` whatever the content. Such
-    /// files need not be read at all.
-    public func allowsWholeFile(_ path: String, scratch: MatchScratch) -> Bool {
-        wholeFilePaths.contains { $0.matches(path, scratch: scratch) }
+    /// files need not be read at all. `path` is only built when some allowlist could match.
+    public func allowsWholeFile(_ path: @autoclosure () -> String, scratch: MatchScratch) -> Bool {
+        if wholeFilePaths.isEmpty { return false }
+        let path = path()
+        return wholeFilePaths.contains { $0.matches(path, scratch: scratch) }
     }
 
     /// Match state for `allowsWholeFile` (one per thread).
