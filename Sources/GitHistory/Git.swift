@@ -217,8 +217,17 @@ public final class Git: @unchecked Sendable {
     /// `rev-parse --verify --quiet REV^{commit}`: the commit REV names, or nil.
     public func resolveCommit(_ rev: String) throws -> ObjectID? {
         guard !rev.hasPrefix("-") else { return nil }
-        let r = try tryOutput(["rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"])
-        guard r.status == 0 else { return nil }
-        return ObjectID(hexBytes: r.stdout.prefix { $0 != 0x0A })
+        return Git.resolved(try startResolving(rev))
+    }
+
+    /// Starts resolving `rev` (not starting with "-"); `resolved` waits for the answer.
+    func startResolving(_ rev: String) throws -> Subprocess {
+        try spawn(["rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"])
+    }
+
+    /// The commit a `startResolving` process named, or nil.
+    static func resolved(_ p: Subprocess) -> ObjectID? {
+        let out = FDReader(fd: p.stdoutFD).readAll()
+        return p.wait() == 0 ? ObjectID(hexBytes: out.prefix { $0 != 0x0A }) : nil
     }
 }

@@ -40,7 +40,7 @@ public final class StagedDiffReading: @unchecked Sendable {
 
     init(git: Git) throws {
         self.git = git
-        headProbe = try git.spawn(["rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}"])
+        headProbe = try git.startResolving("HEAD")
         base = "HEAD"
         (raw, patch) = try StagedDiffReading.spawn(git, base: base)
     }
@@ -64,8 +64,7 @@ public final class StagedDiffReading: @unchecked Sendable {
     private func readPaths() throws -> (head: ObjectID?, changes: [StagedChange]) {
         var head: ObjectID?
         if let probe = headProbe {
-            let out = FDReader(fd: probe.stdoutFD).readAll()
-            head = probe.wait() == 0 ? ObjectID(hexBytes: out.prefix { $0 != 0x0A }) : nil
+            head = Git.resolved(probe)
             headProbe = nil
         }
         var rawOut = FDReader(fd: raw.stdoutFD).readAll()

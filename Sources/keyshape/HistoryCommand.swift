@@ -15,19 +15,12 @@ enum HistoryCommand {
         history.ranges = inv.ranges
         history.allObjects = inv.allObjects
         // git starts listing commits while the rules compile.
-        final class Pending: @unchecked Sendable { var input: Result<HistoryScanner.Input, Error>? }
-        let pending = Pending()
-        let opened = DispatchSemaphore(value: 0)
         let wanted = history
-        Thread.detachNewThread {
-            pending.input = Result { try HistoryScanner.open(repository: repo, history: wanted) }
-            opened.signal()
-        }
-        let prepared = Result { try GitCommandSupport.prepare(inv, repo: repo) }
-        opened.wait()
-        let (ruleSet, options) = try prepared.get()
+        let (ruleSet, options, opened) = try GitCommandSupport.prepare(inv, repo: repo, meanwhile: {
+            try HistoryScanner.open(repository: repo, history: wanted)
+        })
         let input: HistoryScanner.Input
-        do { input = try pending.input!.get() } catch let e as HistoryScanner.RequestError {
+        do { input = try opened.get() } catch let e as HistoryScanner.RequestError {
             throw UsageError(message: e.message)
         } catch {
             throw GitCommandSupport.describe(error)
@@ -60,9 +53,28 @@ enum GitCommandSupport {
         try ScanCommand.prepare(inv, roots: [repo])
     }
 
+    /// `prepare`, with `meanwhile` (reading git) run on another thread as the rules load;
+    /// a rule error is thrown first, `meanwhile`'s outcome is returned as it came.
+    static func prepare<T>(_ inv: Invocation, repo: String, meanwhile: @escaping @Sendable () throws -> T)
+        throws -> (RuleSet, ScanOptions, Result<T, Error>) {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            box.value = Result { try meanwhile() }
+            done.signal()
+        }
+        let prepared = Result { try prepare(inv, repo: repo) }
+        done.wait()
+        let (ruleSet, options) = try prepared.get()
+        return (ruleSet, options, box.value!)
+    }
+
     /// git missing, not a repository: one clear line (exit 2 in main).
     static func describe(_ error: Error) -> Error {
         if let g = error as? GitError { return Failure(description: g.description) }
         return error
     }
 }
+
+/// A result handed from one thread to another (the semaphore orders the accesses).
+private final class ResultBox<T>: @unchecked Sendable { var value: Result<T, Error>? }

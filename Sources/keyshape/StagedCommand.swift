@@ -9,18 +9,11 @@ enum StagedCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
         // Read git (a few processes) while the rules compile: the hook must feel instant.
-        final class Pending: @unchecked Sendable { var input: Result<StagedScanner.Input, Error>? }
-        let pending = Pending()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            pending.input = Result { try StagedScanner.read(repository: repo) }
-            done.signal()
-        }
-        let prepared = Result { try GitCommandSupport.prepare(inv, repo: repo) }
-        done.wait()
-        let (ruleSet, options) = try prepared.get()
+        let (ruleSet, options, opened) = try GitCommandSupport.prepare(inv, repo: repo, meanwhile: {
+            try StagedScanner.read(repository: repo)
+        })
         let input: StagedScanner.Input
-        do { input = try pending.input!.get() } catch { throw GitCommandSupport.describe(error) }
+        do { input = try opened.get() } catch { throw GitCommandSupport.describe(error) }
         let outcome = StagedScanner(ruleSet: ruleSet, options: options).scan(input)
         for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
         return try Report.deliver(outcome.result, inv)
