@@ -41,13 +41,11 @@ public final class Regex: @unchecked Sendable {
         if caseless { options |= UInt32(PCRE2_CASELESS) }
         if startLimit { options |= UInt32(PCRE2_USE_OFFSET_LIMIT) }
         self.options = options
-        if !deferred {
-            compiled = try Regex.compile(pattern, options: options)
-            groups = Regex.captureCount(compiled!)
-        }
+        if !deferred { try compile() }
     }
 
-    private static func compile(_ pattern: String, options: UInt32) throws -> OpaquePointer {
+    /// Sets `compiled` and `groups`.
+    private func compile() throws(CompileError) {
         var errorCode: Int32 = 0
         var errorOffset: Int = 0
         let code: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buf in
@@ -56,13 +54,10 @@ public final class Regex: @unchecked Sendable {
             }
         }
         guard let code else { throw CompileError(message: Regex.errorMessage(errorCode), offset: errorOffset) }
-        return code
-    }
-
-    private static func captureCount(_ code: OpaquePointer) -> Int {
         var count: UInt32 = 0
         pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
-        return Int(count)
+        compiled = code
+        groups = Int(count)
     }
 
     /// Number of capture groups (group 0, the whole match, not counted); 0 for a pattern
@@ -94,15 +89,8 @@ public final class Regex: @unchecked Sendable {
         lock.withLock { _ in
             if state.load(ordering: .acquiring) != 0 { return }
             if compiled == nil {
-                do {
-                    compiled = try Regex.compile(pattern, options: options)
-                    groups = Regex.captureCount(compiled!)
-                } catch let e as CompileError {
-                    compileError = e
-                    state.store(3, ordering: .releasing)
-                    return
-                } catch {
-                    compileError = CompileError(message: "\(error)", offset: 0)
+                do throws(CompileError) { try compile() } catch {
+                    compileError = error
                     state.store(3, ordering: .releasing)
                     return
                 }
@@ -122,7 +110,7 @@ public final class Regex: @unchecked Sendable {
     }
 }
 
-/// Per-worker match state: match data sized for the largest pattern, a match context
+/// Per-worker match state: match data grown to the largest pattern run with it, a match context
 /// carrying the limits, and a JIT stack. Reused for every match, never shared.
 public final class MatchScratch {
     private(set) var matchData: OpaquePointer
