@@ -198,10 +198,16 @@ struct HistoryRun {
     }
 
     /// The blobs a batch names (both sides of each change) that no earlier batch asked for.
-    /// The blobs are grouped by path (newest version first, as the commits come), and each
-    /// names the version before it as `base`: versions of one file then travel together,
-    /// the scanner searches only where each differs from the one before, and git reads
-    /// them along their delta chains.
+    /// The blobs are grouped by path, oldest version first, and each names the version
+    /// before it as `base`: versions of one file then travel together, and the scanner
+    /// searches only where each differs from the one before.
+    ///
+    /// Oldest first because of git's delta-base cache: packs keep the newest version whole
+    /// and older ones as deltas on newer ones, and reading an object caches the bases it was
+    /// rebuilt from but not the object itself. Read newest first, every older version
+    /// rebuilds its base again; read oldest first, one walk down the chain leaves every
+    /// newer version in the cache. Measured on the benchmark repository: git cat-file ran
+    /// 674 million instructions instead of 804 million for the same blobs.
     static func blobsToScan(_ batch: [CommitChanges], requested: inout Set<ObjectID>, ruleSet: RuleSet, scratch: MatchScratch) -> [BlobWorkers.Request] {
         var wanted: [(path: [UInt8], request: BlobWorkers.Request)] = []
         func want(_ id: ObjectID, _ mode: UInt32, path: [UInt8], commit: ObjectID, group: [UInt8]) {
@@ -221,7 +227,8 @@ struct HistoryRun {
                 }
             }
         }
-        // Groups in the order their paths first appear; versions within a group as they came.
+        // Groups in the order their paths first appear; versions within a group oldest first
+        // (commits come newest first).
         var groupOf: [[UInt8]: Int] = [:]
         var groups: [[Int]] = []
         for (i, w) in wanted.enumerated() {
@@ -235,7 +242,7 @@ struct HistoryRun {
         var requests: [BlobWorkers.Request] = []
         requests.reserveCapacity(wanted.count)
         for group in groups {
-            for (k, i) in group.enumerated() {
+            for (k, i) in group.reversed().enumerated() {
                 var request = wanted[i].request
                 if k > 0 { request.base = requests.count - 1 }
                 requests.append(request)
