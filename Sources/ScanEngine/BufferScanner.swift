@@ -46,6 +46,9 @@ final class BufferScanner {
     /// The secret hash of bytes a finding spans (for findings the caller set aside).
     func secretHash(_ secret: UnsafeRawBufferPointer) -> String { hashes.hash(secret) }
 
+    /// The secret hashes of several findings' bytes at once (new ones computed together).
+    func secretHashes(_ secrets: [UnsafeRawBufferPointer]) -> [String] { hashes.hashes(secrets) }
+
     /// - Parameters:
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.
@@ -108,17 +111,34 @@ final class SecretHashMemo: @unchecked Sendable {
 
     init(key: String) { hasher = SecretHasher(key: key) }
 
-    func hash(_ secret: UnsafeRawBufferPointer) -> String {
-        let bytes = Array(secret)
+    func hash(_ secret: UnsafeRawBufferPointer) -> String { hashes([secret])[0] }
+
+    /// The hashes of several secrets, in order; the new distinct ones are computed together
+    /// (side by side where the CPU allows, see `SecretHasher.secretHashes`).
+    func hashes(_ secrets: [UnsafeRawBufferPointer]) -> [String] {
+        var out = [String?](repeating: nil, count: secrets.count)
+        // The new distinct secrets: the bytes, and every position holding them.
+        var missing: [[UInt8]: [Int]] = [:]
+        var order: [[UInt8]] = []
         lock.lock()
-        if let h = known[bytes] { lock.unlock(); return h }
+        for (i, secret) in secrets.enumerated() {
+            let bytes = Array(secret)
+            if let h = known[bytes] { out[i] = h; continue }
+            if missing[bytes] == nil { order.append(bytes) }
+            missing[bytes, default: []].append(i)
+        }
         lock.unlock()
-        // Computed outside the lock: two threads meeting the same new secret at once both
-        // compute it, which is rare and harmless.
-        let h = hasher.secretHash(secret)
-        lock.lock()
-        known[bytes] = h
-        lock.unlock()
-        return h
+        if !order.isEmpty {
+            // Computed outside the lock: two threads meeting the same new secret at once both
+            // compute it, which is rare and harmless.
+            let computed = hasher.secretHashes(order.map { secrets[missing[$0]![0]] })
+            lock.lock()
+            for (bytes, h) in zip(order, computed) {
+                known[bytes] = h
+                for i in missing[bytes]! { out[i] = h }
+            }
+            lock.unlock()
+        }
+        return out.map { $0! }
     }
 }

@@ -132,12 +132,13 @@ final class BlobWorkers: @unchecked Sendable {
         }
     }
 
+    /// The findings' `secretHash` is left 0: the caller hashes a parcel's secrets together.
     static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: BufferScanner, reference: HitReference? = nil) -> Outcome {
         let binary = ChunkReader.looksBinary(bytes)
         var findings: [CachedFinding] = []
         var failures: [String] = []
         if bytes.count > 0 {
-            scanner.scan(bytes, isBinary: binary, context: MatchContext(), reference: reference, onFinding: { f in
+            scanner.scan(bytes, isBinary: binary, context: MatchContext(), reference: reference, hashSecrets: false, onFinding: { f in
                 findings.append(CachedFinding(f))
             }, onFailure: { ruleIndex, message in
                 let id = scanner.rules[ruleIndex].id
@@ -196,6 +197,7 @@ final class BlobWorkers: @unchecked Sendable {
                 condition.unlock()
                 // Keyword hits of this parcel's text blobs, by request index, for later versions.
                 var scanned: [Int: (item: Parcel.Item, hits: [UInt64])] = [:]
+                var unhashed: [(slot: Int, finding: Int, secret: UnsafeRawBufferPointer)] = []
                 for item in parcel.items {
                     let bytes = UnsafeRawBufferPointer(start: parcel.storage + item.offset, count: item.count)
                     var reference: HitReference?
@@ -205,9 +207,20 @@ final class BlobWorkers: @unchecked Sendable {
                     }
                     let outcome = BlobWorkers.scan(bytes, with: scanner, reference: reference)
                     if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, scanner.hits) }
+                    for (k, f) in outcome.entry.findings.enumerated() {
+                        unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength))))
+                    }
                     parcel.results!.slots[item.index] = outcome
-                    progress.filesDone.add(1, ordering: .relaxed)
                 }
+                // The slow hash, for the whole parcel's secrets at once: new ones are computed
+                // side by side where the CPU allows.
+                if !unhashed.isEmpty {
+                    let hashes = scanner.secretHashes(unhashed.map(\.secret))
+                    for (u, h) in zip(unhashed, hashes) {
+                        parcel.results!.slots[u.slot]!.entry.findings[u.finding].secretHash = UInt64(h, radix: 16) ?? 0
+                    }
+                }
+                progress.filesDone.add(parcel.items.count, ordering: .relaxed)
                 let done = parcel.done!
                 giveBack(parcel)
                 done.leave()
