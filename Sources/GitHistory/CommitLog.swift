@@ -184,7 +184,7 @@ public final class CommitLog {
     }
 
     /// An octal file mode (`100644`), without making a String of it.
-    static func octal(_ digits: ArraySlice<UInt8>) -> UInt32? {
+    static func octal<C: Collection>(_ digits: C) -> UInt32? where C.Element == UInt8 {
         guard !digits.isEmpty, digits.count <= 8 else { return nil }
         var v: UInt32 = 0
         for d in digits {
@@ -194,29 +194,58 @@ public final class CommitLog {
         return v
     }
 
+    /// The fields of a raw record before its path: a mode and an object name per parent and
+    /// for the commit, and the status letters.
+    struct RawFields {
+        var modes: [UInt32] = []
+        var ids: [ObjectID] = []
+        var status: [UInt8] = []
+    }
+
+    /// Parses `:old new oldid newid S` or `::m1 m2 m id1 id2 id SS` in place (no copy of the
+    /// record, no array of fields: tens of thousands of records per history).
+    static func rawFields(_ meta: UnsafeRawBufferPointer) -> Result<RawFields, GitError> {
+        func bad(_ detail: String) -> Result<RawFields, GitError> {
+            .failure(GitError.unexpectedOutput(command: "git diff-tree", detail: detail))
+        }
+        var i = 0
+        while i < meta.count && meta[i] == 0x3A { i += 1 }
+        let n = i  // number of parents this record compares with
+        var fields: [Range<Int>] = []
+        fields.reserveCapacity(2 * (n + 1) + 1)
+        while i < meta.count {
+            var j = i
+            while j < meta.count && meta[j] != 0x20 { j += 1 }
+            if j > i { fields.append(i..<j) }
+            i = j + 1
+        }
+        guard fields.count == 2 * (n + 1) + 1 else { return bad("raw record with \(fields.count) fields") }
+        var out = RawFields()
+        out.modes.reserveCapacity(n + 1)
+        out.ids.reserveCapacity(n + 1)
+        for f in fields[0...n] {
+            guard let m = octal(UnsafeRawBufferPointer(rebasing: meta[f])) else { return bad("mode") }
+            out.modes.append(m)
+        }
+        for f in fields[(n + 1)...(2 * n + 1)] {
+            guard let id = ObjectID.parse(UnsafeRawBufferPointer(rebasing: meta[f])) else { return bad("object name") }
+            out.ids.append(id)
+        }
+        // Single-parent records carry a score after the letter (R100); combined ones one letter per parent.
+        let status = fields[2 * n + 2]
+        out.status = Array(UnsafeRawBufferPointer(rebasing: meta[n == 1 ? status.prefix(1) : status]))
+        return .success(out)
+    }
+
     /// `:old new oldid newid S\0path\0` (one parent; renames add a path) or
     /// `::m1 m2 m id1 id2 id SS\0path\0` (combined).
     private func readChange(parents: Int) throws -> TreeChange {
-        guard let meta = reader.token(0) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "truncated record") }
-        var colons = 0
-        while colons < meta.count && meta[colons] == 0x3A { colons += 1 }
-        let fields = meta[colons...].split(separator: 0x20)
-        let n = colons  // number of parents this record compares with
-        guard fields.count == 2 * (n + 1) + 1 else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "raw record with \(fields.count) fields") }
-        var modes: [UInt32] = []
-        modes.reserveCapacity(n + 1)
-        for f in fields[0...n] {
-            guard let m = CommitLog.octal(f) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "mode") }
-            modes.append(m)
+        guard let parsed = reader.withToken(0, { CommitLog.rawFields($0) }) else {
+            throw GitError.unexpectedOutput(command: "git diff-tree", detail: "truncated record")
         }
-        var ids: [ObjectID] = []
-        for f in fields[(n + 1)...(2 * n + 1)] {
-            guard let id = ObjectID(hexBytes: f) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "object name") }
-            ids.append(id)
-        }
-        var status = Array(fields[2 * n + 2])
-        // Single-parent records carry a score after the letter (R100); combined ones one letter per parent.
-        if n == 1 { status = Array(status.prefix(1)) }
+        let fields = try parsed.get()
+        let n = fields.ids.count - 1
+        let modes = fields.modes, ids = fields.ids, status = fields.status
         guard let path = reader.token(0) else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "missing path") }
         var change = TreeChange(path: path, newMode: modes[n], newBlob: ids[n], oldModes: Array(modes[0..<n]),
                                 oldBlobs: Array(ids[0..<n]), status: status)

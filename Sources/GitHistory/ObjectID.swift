@@ -28,7 +28,7 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
         }
     }
 
-    private static func parse(_ hex: UnsafeRawBufferPointer) -> ObjectID? {
+    static func parse(_ hex: UnsafeRawBufferPointer) -> ObjectID? {
         guard hex.count == 40 || hex.count == 64 else { return nil }
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var bad: UInt8 = 0

@@ -322,4 +322,26 @@ final class StagedDiffTests: XCTestCase {
         XCTAssertEqual(byPath["c d.txt"]?.addedLines, [1...1])
         XCTAssertEqual(byPath["new.txt"]?.addedLines, [3...3])
     }
+    /// diff-tree's raw records, parsed in place: one parent (with a rename score), combined
+    /// (two parents), and the malformed ones named.
+    func testRawRecordFields() throws {
+        let a = String(repeating: "a", count: 40), b = String(repeating: "b", count: 40), c = String(repeating: "c", count: 40)
+        func parse(_ text: String) -> Result<CommitLog.RawFields, GitError> {
+            Array(text.utf8).withUnsafeBytes { CommitLog.rawFields($0) }
+        }
+        let one = try parse(":100644 100755 \(a) \(b) R087").get()
+        XCTAssertEqual(one.modes, [0o100644, 0o100755])
+        XCTAssertEqual(one.ids, [ObjectID(a)!, ObjectID(b)!])
+        XCTAssertEqual(one.status, Array("R".utf8))
+        let merge = try parse("::100644 100644 100644 \(a) \(b) \(c) MM").get()
+        XCTAssertEqual(merge.modes.count, 3)
+        XCTAssertEqual(merge.ids, [ObjectID(a)!, ObjectID(b)!, ObjectID(c)!])
+        XCTAssertEqual(merge.status, Array("MM".utf8))
+        for (text, detail) in [(":100644 100644 \(a) M", "raw record with 4 fields"),
+                               (":100648 100644 \(a) \(b) M", "mode"),
+                               (":100644 100644 \(a) \(b.dropLast()) M", "object name")] {
+            guard case .failure(let error) = parse(text) else { XCTFail("accepted \(text)"); continue }
+            XCTAssertTrue("\(error)".contains(detail), "\(error)")
+        }
+    }
 }
