@@ -72,14 +72,33 @@ public final class CatFileReader {
         reader = nil
     }
 
+    /// Memory of the caller's that git's output is read straight into, so the objects in it
+    /// need no copy (the bulk path: blobs for scanning threads).
+    public struct Regions {
+        /// Called when the current region lacks room for what comes next, or is `full`: pass a
+        /// region of at least `minimum` bytes to `adopt`, then retire the previous one (every
+        /// object handed out in it is complete, and nothing more is read into it).
+        public var next: (_ minimum: Int, _ adopt: (UnsafeMutableRawPointer, Int) -> Void) -> Void
+        /// Whether the caller wants a fresh region before the next object (say, enough objects
+        /// in this one).
+        public var full: () -> Bool
+
+        public init(next: @escaping (Int, (UnsafeMutableRawPointer, Int) -> Void) -> Void, full: @escaping () -> Bool) {
+            self.next = next
+            self.full = full
+        }
+    }
+
+    /// Room a region keeps for the next object's header line.
+    static let headerRoom = 4096
+
     /// Reads `ids` in order, calling `each(index, result)` for every one of them.
-    /// - Parameter place: where object `index` of `size` bytes is to be read to (room for
-    ///   `size` bytes, valid until `each` returns for it), so a caller that keeps the bytes
-    ///   needs no copy; by default an internal buffer that the next object reuses.
-    public func read(_ ids: [ObjectID], maxSize: Int = .max,
-                     place: ((_ index: Int, _ size: Int) -> UnsafeMutableRawPointer)? = nil,
+    /// - Parameter regions: where to read; an object's bytes then stay valid in its region
+    ///   after `each` returns. By default an internal buffer that the next object reuses.
+    public func read(_ ids: [ObjectID], maxSize: Int = .max, regions: Regions? = nil,
                      each: (Int, Result) -> Void) {
         var next = 0
+        defer { reader?.disown() }
         while next < ids.count {
             if process == nil {
                 do { try start() } catch {
@@ -112,6 +131,9 @@ public final class CatFileReader {
             }
             var broken = false
             while next < ids.count {
+                if let regions, !r.isAdopted || r.room < CatFileReader.headerRoom || regions.full() {
+                    regions.next(r.pending + CatFileReader.headerRoom) { r.adopt($0, capacity: $1) }
+                }
                 guard let header = r.token(0x0A) else { broken = true; break }
                 let fields = header.split(separator: 0x20)
                 guard fields.count >= 2, ObjectID(hexBytes: fields[0]) != nil else { broken = true; break }
@@ -128,20 +150,22 @@ public final class CatFileReader {
                     next += 1
                     continue
                 }
-                let destination: UnsafeMutableRawPointer
-                if let place {
-                    destination = place(next, size)
-                } else {
-                    if size > contentCapacity {
-                        content.deallocate()
-                        contentCapacity = max(size, contentCapacity * 2)
-                        content = .allocate(byteCount: contentCapacity, alignment: 64)
-                    }
-                    destination = content
+                if let regions {
+                    if r.room < size + 1 { regions.next(size + 1 + CatFileReader.headerRoom) { r.adopt($0, capacity: $1) } }
+                    guard let bytes = r.take(size + 1) else { broken = true; break }
+                    bytesRead += size
+                    each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: size)))
+                    next += 1
+                    continue
                 }
-                guard r.read(exactly: size, into: destination), r.skip(1) else { broken = true; break }
+                if size > contentCapacity {
+                    content.deallocate()
+                    contentCapacity = max(size, contentCapacity * 2)
+                    content = .allocate(byteCount: contentCapacity, alignment: 64)
+                }
+                guard r.read(exactly: size, into: content), r.skip(1) else { broken = true; break }
                 bytesRead += size
-                each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: destination, count: size)))
+                each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: content, count: size)))
                 next += 1
             }
             writerDone.wait()

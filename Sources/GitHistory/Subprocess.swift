@@ -187,22 +187,81 @@ final class FDReader {
     let coalesce: Bool
     private var lastReadWasSmall = false
 
+    /// The reader's own buffer; `buffer` is a caller's region while one is adopted.
+    private var own: UnsafeMutableRawPointer
+    private var ownCapacity: Int
+    /// Whether `buffer` is a caller's region: bytes in it are never moved, nor the region
+    /// grown, since the caller keeps pointers into it.
+    private(set) var isAdopted = false
+
     init(fd: Int32, capacity: Int = 256 << 10, coalesce: Bool = false) {
         self.fd = fd
         self.coalesce = coalesce
         self.capacity = capacity
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        own = buffer
+        ownCapacity = capacity
     }
 
-    deinit { buffer.deallocate() }
+    deinit { own.deallocate() }
 
     private var available: Int { end - start }
 
-    /// Reads more input; false at end of file (or a read error).
+    /// Bytes read from the file but not yet consumed.
+    var pending: Int { end - start }
+
+    /// Room left in the buffer from the next unconsumed byte on.
+    var room: Int { capacity - start }
+
+    /// Continues the stream in the caller's `region` (the pending bytes move there), so the
+    /// next objects are read straight into it; it must hold at least `pending` bytes.
+    func adopt(_ region: UnsafeMutableRawPointer, capacity regionCapacity: Int) {
+        let n = pending
+        precondition(n <= regionCapacity, "region smaller than the bytes already read")
+        region.copyMemory(from: buffer + start, byteCount: n)
+        buffer = region
+        capacity = regionCapacity
+        start = 0
+        end = n
+        isAdopted = true
+    }
+
+    /// Back to the reader's own buffer (the pending bytes move there): the caller may reuse
+    /// the region.
+    func disown() {
+        guard isAdopted else { return }
+        let n = pending
+        if n > ownCapacity {
+            own.deallocate()
+            ownCapacity = n
+            own = .allocate(byteCount: n, alignment: 16)
+        }
+        own.copyMemory(from: buffer + start, byteCount: n)
+        buffer = own
+        capacity = ownCapacity
+        start = 0
+        end = n
+        isAdopted = false
+    }
+
+    /// The next `count` bytes, contiguous in the buffer where they were read, consumed; nil
+    /// if the input ends first or they cannot fit (`count > room`).
+    func take(_ count: Int) -> UnsafeRawBufferPointer? {
+        guard count <= room else { return nil }
+        while end - start < count { if !fill() { return nil } }
+        let bytes = UnsafeRawBufferPointer(start: buffer + start, count: count)
+        start += count
+        consumed += count
+        return bytes
+    }
+
+    /// Reads more input; false at end of file (or a read error), or when an adopted region
+    /// is full (its caller leaves room, so that means input it did not expect).
     private func fill() -> Bool {
         if atEOF { return false }
-        if start == end { start = 0; end = 0 }
+        if start == end && !isAdopted { start = 0; end = 0 }
         if end == capacity {
+            if isAdopted { return false }
             if start > 0 {
                 memmove(buffer, buffer + start, end - start)
                 end -= start
@@ -213,6 +272,8 @@ final class FDReader {
                 buffer.deallocate()
                 buffer = bigger
                 capacity *= 2
+                own = buffer
+                ownCapacity = capacity
             }
         }
         if coalesce && lastReadWasSmall { usleep(FDReader.coalesceMicroseconds) }
@@ -287,13 +348,22 @@ final class FDReader {
         return true
     }
 
-    /// Drops exactly `count` bytes; false if the input ends first.
+    /// Drops exactly `count` bytes; false if the input ends first. What is not buffered yet
+    /// is read past without being stored (an adopted region has no room to spare for it).
     func skip(_ count: Int) -> Bool {
         var left = count
+        let buffered = min(left, end - start)
+        start += buffered
+        consumed += buffered
+        left -= buffered
+        if left == 0 { return true }
+        let scratchSize = 64 << 10
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchSize, alignment: 16)
+        defer { scratch.deallocate() }
         while left > 0 {
-            if start == end && !fill() { return false }
-            let n = min(left, end - start)
-            start += n
+            let n = Glibc.read(fd, scratch, min(left, scratchSize))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { atEOF = true; return false }
             left -= n
             consumed += n
         }

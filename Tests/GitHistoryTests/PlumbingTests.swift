@@ -184,6 +184,64 @@ final class CatFileTests: XCTestCase {
         reader.close()
     }
 
+    /// Reading straight into the caller's regions: small regions and a cap on objects per
+    /// region force many switches, some objects are larger than a region, one is missing and
+    /// some are over the size limit. Every object's bytes are still right after the whole
+    /// read, in the region it was handed out in.
+    func testReadsIntoCallerRegions() throws {
+        let f = Fixture()
+        func content(_ i: Int) -> String {
+            i % 50 == 7 ? String(repeating: "big \(i) ", count: 4000 + 9000 * (i % 3)) : String(repeating: "line \(i)\n", count: i + 1)
+        }
+        for i in 0..<200 { f.write("f\(i).txt", content(i)) }
+        f.commit("many")
+        var byName: [String: ObjectID] = [:]
+        for line in f.run(["ls-tree", "HEAD"]).split(separator: "\n") {
+            let parts = line.split(separator: "\t")
+            byName[String(parts[1])] = ObjectID(String(parts[0].split(separator: " ")[2]))
+        }
+        var ids = (0..<200).map { byName["f\($0).txt"]! }
+        ids.insert(ObjectID(String(repeating: "1", count: 40))!, at: 100)
+        let reader = CatFileReader(git: try f.git())
+        var regions: [UnsafeMutableRawBufferPointer] = []
+        defer { regions.forEach { $0.deallocate() } }
+        var inRegion = 0, minimums: [Int] = []
+        var got: [Int: UnsafeRawBufferPointer] = [:]
+        var missing: [Int] = [], large: [Int] = []
+        let into = CatFileReader.Regions(next: { minimum, adopt in
+            minimums.append(minimum)
+            let region = UnsafeMutableRawBufferPointer.allocate(byteCount: max(minimum, 8 << 10), alignment: 16)
+            regions.append(region)
+            inRegion = 0
+            adopt(region.baseAddress!, region.count)
+        }, full: { inRegion >= 5 })
+        reader.read(ids, maxSize: 100_000, regions: into) { i, result in
+            switch result {
+            case .object(_, let bytes):
+                let region = regions.last!
+                XCTAssertTrue(bytes.baseAddress! >= UnsafeRawPointer(region.baseAddress!) &&
+                              bytes.baseAddress! + bytes.count <= UnsafeRawPointer(region.baseAddress! + region.count))
+                got[i] = bytes
+                inRegion += 1
+            case .missing: missing.append(i)
+            case .tooLarge(_, let size): XCTAssertGreaterThan(size, 100_000); large.append(i)
+            case .failed(let m): XCTFail(m)
+            }
+        }
+        XCTAssertEqual(missing, [100])
+        XCTAssertFalse(large.isEmpty)
+        XCTAssertEqual(got.count + large.count, 200)
+        XCTAssertGreaterThan(regions.count, 40)
+        XCTAssertTrue(minimums.contains { $0 > 8 << 10 }, "a region grown for a large object")
+        for (i, bytes) in got {
+            let n = i > 100 ? i - 1 : i
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), content(n), "object \(i)")
+        }
+        // The reader is back on its own buffer: the next plain read works.
+        XCTAssertEqual(reader.readObject(ids[0])?.bytes, Array(content(0).utf8))
+        reader.close()
+    }
+
     func testCorruptLooseObjectIsReportedAndReadingGoesOn() throws {
         let f = Fixture()
         f.write("a", "alpha\n"); f.write("b", "bravo\n"); f.write("c", "charlie\n")
@@ -211,6 +269,29 @@ final class CommitLogTests: XCTestCase {
         var out: [CommitChanges] = []
         while let c = try log.next() { out.append(c) }
         return out
+    }
+
+    /// diff-tree's raw records, parsed in place: one parent (with a rename score), combined
+    /// (two parents), and the malformed ones named.
+    func testRawRecordFields() throws {
+        let a = String(repeating: "a", count: 40), b = String(repeating: "b", count: 40), c = String(repeating: "c", count: 40)
+        func parse(_ text: String) -> Result<CommitLog.RawFields, GitError> {
+            Array(text.utf8).withUnsafeBytes { CommitLog.rawFields($0) }
+        }
+        let one = try parse(":100644 100755 \(a) \(b) R087").get()
+        XCTAssertEqual(one.modes, [0o100644, 0o100755])
+        XCTAssertEqual(one.ids, [ObjectID(a)!, ObjectID(b)!])
+        XCTAssertEqual(one.status, Array("R".utf8))
+        let merge = try parse("::100644 100644 100644 \(a) \(b) \(c) MM").get()
+        XCTAssertEqual(merge.modes.count, 3)
+        XCTAssertEqual(merge.ids, [ObjectID(a)!, ObjectID(b)!, ObjectID(c)!])
+        XCTAssertEqual(merge.status, Array("MM".utf8))
+        for (text, detail) in [(":100644 100644 \(a) M", "raw record with 4 fields"),
+                               (":100648 100644 \(a) \(b) M", "mode"),
+                               (":100644 100644 \(a) \(b.dropLast()) M", "object name")] {
+            guard case .failure(let error) = parse(text) else { XCTFail("accepted \(text)"); continue }
+            XCTAssertTrue("\(error)".contains(detail), "\(error)")
+        }
     }
 
     func testRootRenameMergeAndOddPaths() throws {
@@ -321,27 +402,5 @@ final class StagedDiffTests: XCTestCase {
         XCTAssertEqual(byPath["c d.txt"]?.oldPath, Array("b.txt".utf8))
         XCTAssertEqual(byPath["c d.txt"]?.addedLines, [1...1])
         XCTAssertEqual(byPath["new.txt"]?.addedLines, [3...3])
-    }
-    /// diff-tree's raw records, parsed in place: one parent (with a rename score), combined
-    /// (two parents), and the malformed ones named.
-    func testRawRecordFields() throws {
-        let a = String(repeating: "a", count: 40), b = String(repeating: "b", count: 40), c = String(repeating: "c", count: 40)
-        func parse(_ text: String) -> Result<CommitLog.RawFields, GitError> {
-            Array(text.utf8).withUnsafeBytes { CommitLog.rawFields($0) }
-        }
-        let one = try parse(":100644 100755 \(a) \(b) R087").get()
-        XCTAssertEqual(one.modes, [0o100644, 0o100755])
-        XCTAssertEqual(one.ids, [ObjectID(a)!, ObjectID(b)!])
-        XCTAssertEqual(one.status, Array("R".utf8))
-        let merge = try parse("::100644 100644 100644 \(a) \(b) \(c) MM").get()
-        XCTAssertEqual(merge.modes.count, 3)
-        XCTAssertEqual(merge.ids, [ObjectID(a)!, ObjectID(b)!, ObjectID(c)!])
-        XCTAssertEqual(merge.status, Array("MM".utf8))
-        for (text, detail) in [(":100644 100644 \(a) M", "raw record with 4 fields"),
-                               (":100648 100644 \(a) \(b) M", "mode"),
-                               (":100644 100644 \(a) \(b.dropLast()) M", "object name")] {
-            guard case .failure(let error) = parse(text) else { XCTFail("accepted \(text)"); continue }
-            XCTAssertTrue("\(error)".contains(detail), "\(error)")
-        }
     }
 }

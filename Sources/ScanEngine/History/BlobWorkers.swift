@@ -87,32 +87,39 @@ final class BlobWorkers: @unchecked Sendable {
         let results = OutcomeSlots(count: requests.count)
         let done = DispatchGroup()
         if requests.isEmpty { return Pending(results: results, done: done, count: 0) }
-        var parcel = shared.takeFree()
-        parcel.start(results: results, done: done)
-        func ship() {
-            if parcel.items.isEmpty { return }
-            done.enter()
-            shared.submit(parcel)
-            parcel = shared.takeFree()
-            parcel.start(results: results, done: done)
+        // git's output is read straight into the parcels: a parcel is shipped when the next
+        // object needs a fresh one, and its blobs lie between the header lines where git put them.
+        var parcel: Parcel? = nil
+        func retire(_ old: Parcel) {
+            if old.items.isEmpty {
+                shared.giveBack(old)
+            } else {
+                done.enter()
+                shared.submit(old)
+            }
         }
+        let regions = CatFileReader.Regions(next: { minimum, adopt in
+            let fresh = self.shared.takeFree()
+            fresh.start(results: results, done: done)
+            fresh.ensureCapacity(minimum)
+            adopt(fresh.storage, fresh.capacity)
+            if let old = parcel { retire(old) }
+            parcel = fresh
+        }, full: { parcel!.items.count >= Parcel.maxItems })
         let maxSize = options.maxFileSize
-        reader.read(requests.map(\.id), maxSize: maxSize, place: { _, size in
-            if !parcel.hasRoom(for: size) { ship() }
-            return parcel.reserve(size)
-        }, each: { i, result in
+        reader.read(requests.map(\.id), maxSize: maxSize, regions: regions, each: { i, result in
             switch result {
             case .object(let type, let bytes) where type == "blob":
-                parcel.items.append(Parcel.Item(index: i, offset: parcel.used, count: bytes.count, base: requests[i].base))
-                parcel.used += bytes.count
+                let p = parcel!
+                p.items.append(Parcel.Item(index: i, offset: p.storage.distance(to: UnsafeMutableRawPointer(mutating: bytes.baseAddress!)),
+                                           count: bytes.count, base: requests[i].base))
                 progress.bytesDone.add(bytes.count, ordering: .relaxed)
             default:
                 results.slots[i] = BlobWorkers.outcome(of: result, maxSize: maxSize)
                 progress.filesDone.add(1, ordering: .relaxed)
             }
         })
-        ship()
-        shared.giveBack(parcel)
+        if let last = parcel { retire(last) }
         return Pending(results: results, done: done, count: requests.count)
     }
 
@@ -234,8 +241,7 @@ final class BlobWorkers: @unchecked Sendable {
         static let size = 4 << 20
         static let maxItems = 256
         private(set) var storage: UnsafeMutableRawPointer
-        private var capacity: Int
-        var used = 0
+        private(set) var capacity: Int
         var items: [Item] = []
         var results: OutcomeSlots?
         var done: DispatchGroup?
@@ -253,25 +259,17 @@ final class BlobWorkers: @unchecked Sendable {
             self.done = done
         }
 
-        /// A blob larger than a parcel travels alone in a parcel grown for it.
-        func hasRoom(for size: Int) -> Bool {
-            items.isEmpty || (items.count < Parcel.maxItems && used + size <= capacity)
-        }
-
-        func reserve(_ size: Int) -> UnsafeMutableRawPointer {
-            if used + size > capacity {
-                let bigger = UnsafeMutableRawPointer.allocate(byteCount: used + size, alignment: 64)
-                bigger.copyMemory(from: storage, byteCount: used)
-                storage.deallocate()
-                storage = bigger
-                capacity = used + size
-            }
-            return storage + used
+        /// Room for at least `minimum` bytes (a blob larger than a parcel travels in a parcel
+        /// grown for it). Called on an empty parcel, so nothing is copied.
+        func ensureCapacity(_ minimum: Int) {
+            if minimum <= capacity { return }
+            storage.deallocate()
+            capacity = minimum
+            storage = .allocate(byteCount: capacity, alignment: 64)
         }
 
         /// Emptied for reuse; one grown for a huge blob shrinks back, so memory stays bounded.
         func recycle() {
-            used = 0
             items.removeAll(keepingCapacity: true)
             results = nil
             done = nil
