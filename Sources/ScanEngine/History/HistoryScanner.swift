@@ -146,29 +146,17 @@ struct HistoryRun {
             issues.append(ScanIssue(path: "", message: "\(error)"))
             return
         }
-        let listed = BatchQueue<[CommitChanges]>(capacity: 2)
+        // Commits go one by one to the reader, which takes all those listed whenever it is
+        // ready for more: at first a few, so git starts sending blobs at once, then, while
+        // the listing runs ahead, up to `batchCommits` (more versions of a file side by side)
+        // or 50,000 changed paths.
+        let listed = BatchQueue<CommitChanges>(capacity: scanner.history.batchCommits, maxWeight: 50_000)
         let read = BatchQueue<ReadBatch>(capacity: 2)
-        let batchSize = scanner.history.batchCommits
         Thread.detachNewThread {
-            var batch: [CommitChanges] = []
-            var changeCount = 0
-            // A small first batch, so git starts sending blobs at once.
-            var limit = min(batchSize, 25)
             do {
-                while let c = try log.next() {
-                    batch.append(c)
-                    changeCount += c.changes.count
-                    if batch.count >= limit || changeCount >= 50_000 {
-                        listed.put(batch)
-                        batch = []
-                        changeCount = 0
-                        limit = batchSize
-                    }
-                }
-                if !batch.isEmpty { listed.put(batch) }
+                while let c = try log.next() { listed.put(c, weight: c.changes.count) }
                 listed.finish(error: nil)
             } catch {
-                if !batch.isEmpty { listed.put(batch) }
                 listed.finish(error: error)
             }
         }
@@ -177,7 +165,7 @@ struct HistoryRun {
             workers.reader.open()  // git's blob reader starts while the first batch is listed
             var requested = Set<ObjectID>()
             let scratch = ruleSet.makeScratch()
-            while let batch = listed.take() {
+            while let batch = listed.takeAll() {
                 let requests = HistoryRun.blobsToScan(batch, requested: &requested, ruleSet: ruleSet, scratch: scratch)
                 progress.filesTotal.add(requests.count, ordering: .relaxed)
                 read.put(ReadBatch(commits: batch, requests: requests, pending: workers.start(requests)))
@@ -381,22 +369,45 @@ final class ContextVerifier {
     }
 }
 
-/// A bounded hand-off between the thread reading git's log and the scanning thread.
+/// A bounded hand-off between two of history's threads: the commit lister and the blob
+/// reader, the blob reader and the attributing thread.
 final class BatchQueue<T>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [T] = []
+    private var weight = 0
     private let capacity: Int
+    private let maxWeight: Int
     private var done = false
     private(set) var error: Error?
 
-    init(capacity: Int) { self.capacity = capacity }
+    /// - Parameters:
+    ///   - capacity: `put` waits while this many items are queued;
+    ///   - maxWeight: or while the queued items weigh this much (at least one is taken).
+    init(capacity: Int, maxWeight: Int = .max) {
+        self.capacity = capacity
+        self.maxWeight = maxWeight
+    }
 
-    func put(_ item: T) {
+    func put(_ item: T, weight w: Int = 0) {
         condition.lock()
-        while items.count >= capacity { condition.wait() }
+        while !items.isEmpty && (items.count >= capacity || weight + w > maxWeight) { condition.wait() }
         items.append(item)
+        weight += w
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Everything queued (at least one item, waiting for it); nil once finished and empty.
+    func takeAll() -> [T]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !done { condition.wait() }
+        if items.isEmpty { return nil }
+        var taken: [T] = []
+        swap(&taken, &items)
+        weight = 0
+        condition.broadcast()
+        return taken
     }
 
     func finish(error: Error?) {
