@@ -13,7 +13,7 @@ public struct HistoryOptions: Sendable {
     public var ranges: [String] = []
     /// Also every blob no scanned commit reaches (`--all-objects`), reported as kind `blob`.
     public var allObjects = false
-    /// Commits per attribution batch (memory holds about two batches of changes).
+    /// At most this many commits per batch (memory holds a few batches of changes).
     public var batchCommits = 1000
 
     public init() {}
