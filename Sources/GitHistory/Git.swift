@@ -124,13 +124,18 @@ public final class Git: @unchecked Sendable {
         env["GIT_ASKPASS"] = "/bin/false"
         // glibc only: keep freed memory instead of returning it to the kernel after every
         // object, which made a cat-file streaming every blob spend a tenth of its time
-        // faulting in and clearing fresh pages. A caller's own setting is left alone.
+        // faulting in and clearing fresh pages; and back the heap with transparent huge
+        // pages where the kernel offers them on request (`hugetlb=1`, glibc 2.35+; older
+        // versions ignore it), one fault per 2 MiB instead of per 4 KiB. A caller's own
+        // setting is left alone.
         if env["GLIBC_TUNABLES"] == nil {
-            env["GLIBC_TUNABLES"] = "glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432"
+            env["GLIBC_TUNABLES"] = Git.mallocTunables
         }
         env["LC_ALL"] = "C"
         return env.map { "\($0.key)=\($0.value)" }.sorted()
     }
+
+    static let mallocTunables = "glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432:glibc.malloc.hugetlb=1"
 
     static func isolatingConfig(trustForeignOwner: Bool) -> [String] {
         var settings = [
