@@ -235,7 +235,8 @@ final class BlobWorkers: @unchecked Sendable {
         }
     }
 
-    /// Several blobs' bytes back to back, and where each one's outcome goes.
+    /// Several blobs' bytes as git sent them (its header lines between them), and where each
+    /// one's outcome goes.
     final class Parcel: @unchecked Sendable {
         struct Item { var index: Int; var offset: Int; var count: Int; var base: Int? }
         static let size = 4 << 20
