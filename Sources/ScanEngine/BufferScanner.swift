@@ -76,6 +76,9 @@ final class BufferScanner {
             buffer = input
         }
         lineIndex.reset()
+        // Handed on after the whole buffer is matched, so the secrets new to this scan are
+        // hashed together (side by side where the CPU allows).
+        var found: [BufferFinding] = []
         matcher.scan(buffer, context: context, accept: accept, reference: isBinary ? nil : reference, onMatch: { m in
             // Inline allow markers on the secret's line or the match's first line.
             let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
@@ -93,9 +96,13 @@ final class BufferScanner {
                 finding.endLine = end.line
                 finding.endColumn = end.column
             }
-            if hashSecrets { finding.secretHash = hashes.hash(UnsafeRawBufferPointer(rebasing: buffer[m.secret])) }
-            onFinding(finding)
+            found.append(finding)
         }, onFailure: { f in onFailure(f.ruleIndex, f.message) })
+        if hashSecrets && !found.isEmpty {
+            let computed = hashes.hashes(found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) })
+            for i in found.indices { found[i].secretHash = computed[i] }
+        }
+        for finding in found { onFinding(finding) }
         if isBinary || !countLines { return 0 }
         return TextPosition.countNewlines(UnsafeRawBufferPointer(rebasing: buffer[accept ?? 0..<buffer.count]))
     }

@@ -80,7 +80,7 @@ final class FileScanner {
         UTF16Runs.extract(chunk.bytes, baseOffset: chunk.fileOffset, minLength: options.minStringLength, into: &decoded, runs: &runs)
         guard !runs.isEmpty else { return }
         let runs = self.runs
-        decoded.withUnsafeBytes { buffer in
+        _ = decoded.withUnsafeBytes { buffer in
             scanner.scan(buffer, isBinary: false, context: context, onFinding: { f in
                 // The run holding the secret's first decoded byte (runs are in decoded order).
                 var lo = 0, hi = runs.count
