@@ -66,15 +66,17 @@ let package = Package(
         .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore"],
                           linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
 
+        // Shared by the test targets: running a child process, finding a built executable.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory"]),
+        .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs", "CCrypto"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
-        .testTarget(name: "CLITests", dependencies: ["keyshape"]),
-        .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok"]),
-        .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials"]),
+        .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
+        .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok", "TestSupport"]),
+        .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

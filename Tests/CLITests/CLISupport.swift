@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 enum Repo {
@@ -8,19 +9,7 @@ enum Repo {
 
 /// The keyshape executable SwiftPM built next to this test bundle.
 enum Binary {
-    static let url: URL = {
-        var candidates: [URL] = []
-        let arg0 = URL(fileURLWithPath: CommandLine.arguments[0])
-        candidates.append(arg0.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for dir in candidates {
-            let u = dir.appendingPathComponent("keyshape")
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: u.path, isDirectory: &isDir), !isDir.boolValue { return u }
-        }
-        return Repo.root.appendingPathComponent(".build/debug/keyshape")
-    }()
+    static let url: URL = BuiltProduct.url("keyshape") ?? Repo.root.appendingPathComponent(".build/debug/keyshape")
 }
 
 struct Run {
@@ -33,31 +22,9 @@ struct Run {
 /// Runs a command with no stdin, collecting both streams; never through a shell.
 @discardableResult
 func runProcess(_ executable: String, _ args: [String], cwd: String? = nil, env: [String: String]? = nil, timeout: TimeInterval = 300) -> Run {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = args
-    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    if let env { p.environment = env }
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try! p.run()
-    final class Box: @unchecked Sendable { var data = Data() }
-    let outBox = Box(), errBox = Box()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    group.enter()
-    DispatchQueue.global().async { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    let deadline = Date().addingTimeInterval(timeout)
-    while p.isRunning && Date() < deadline { usleep(10_000) }
-    if p.isRunning { p.terminate(); XCTFail("\(executable) \(args) timed out") }
-    p.waitUntilExit()
-    group.wait()
-    let outData = outBox.data, errData = errBox.data
-    return Run(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-               stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+    let child = try! runChild(URL(fileURLWithPath: executable), args, cwd: cwd, environment: env, timeout: timeout)
+    if child.timedOut { XCTFail("\(executable) \(args) timed out") }
+    return Run(status: child.status, stdout: child.stdoutText, stderr: child.stderrText, stdoutData: child.stdout)
 }
 
 func keyshape(_ args: [String], cwd: String? = nil, env: [String: String]? = nil) -> Run {

@@ -1,5 +1,6 @@
 @testable import CredentialStore
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the `keyshape-credentials` binary: keys go in on stdin only, and no
@@ -12,33 +13,15 @@ final class CommandLineTests: XCTestCase {
         var all: String { output + error }
     }
 
-    private func binary() throws -> URL {
-        #if os(macOS)
-        let directory = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }!.bundleURL.deletingLastPathComponent()
-        #else
-        let directory = Bundle.main.bundleURL
-        #endif
-        let url = directory.appendingPathComponent("keyshape-credentials")
-        guard FileManager.default.isExecutableFile(atPath: url.path) else { throw XCTSkip("keyshape-credentials not built at \(url.path)") }
-        return url
+    struct NotBuilt: Error, CustomStringConvertible {
+        var description: String { "keyshape-credentials was not built next to the tests" }
     }
 
     private func run(_ arguments: [String], input: String = "") throws -> Run {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let error = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: error, as: UTF8.self))
+        guard let binary = BuiltProduct.url("keyshape-credentials") else { throw NotBuilt() }
+        let child = try runChild(binary, arguments, input: Data(input.utf8), timeout: 120)
+        XCTAssertFalse(child.timedOut, "keyshape-credentials \(arguments.first ?? "") timed out")
+        return Run(status: child.status, output: child.stdoutText, error: child.stderrText)
     }
 
     func testSetReadsTheKeyFromStdinAndPrintsOnlyTheHint() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import GitHistory
 
@@ -31,28 +32,17 @@ final class Fixture {
 
     @discardableResult
     func run(_ args: [String], stdin: String? = nil) -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Fixture.git)
-        p.arguments = ["-C", path] + args
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
         env["GIT_CONFIG_NOSYSTEM"] = "1"
         env["GIT_CONFIG_GLOBAL"] = "/dev/null"
         tick += 1
         env["GIT_AUTHOR_DATE"] = "\(1_700_000_000 + tick) +0000"
         env["GIT_COMMITTER_DATE"] = env["GIT_AUTHOR_DATE"]
-        p.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = input
-        try! p.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "git \(args): \(String(decoding: errData, as: UTF8.self))")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = try! runChild(URL(fileURLWithPath: Fixture.git), ["-C", path] + args, environment: env,
+                                  input: stdin.map { Data($0.utf8) }, timeout: 120)
+        XCTAssertEqual(child.status, 0, "git \(args): \(child.stderrText)")
+        XCTAssertFalse(child.timedOut, "git \(args) timed out")
+        return child.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func write(_ name: [UInt8], _ text: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import ProviderClient
+import TestSupport
 
 enum Repo {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -21,17 +22,7 @@ enum Repo {
 
 /// Executables SwiftPM built next to this test bundle.
 enum Binary {
-    static func url(_ name: String) -> URL {
-        let arg0 = URL(fileURLWithPath: CommandLine.arguments[0])
-        for directory in [arg0.deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()] {
-            let candidate = directory.appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return candidate
-            }
-        }
-        return Repo.path(".build/debug/" + name)
-    }
+    static func url(_ name: String) -> URL { BuiltProduct.url(name) ?? Repo.path(".build/debug/" + name) }
 }
 
 final class TemporaryFolder {
