@@ -97,14 +97,25 @@ static inline int keyshape_pbkdf2_sha256(const unsigned char *password, size_t p
 #include <cpuid.h>
 #include <immintrin.h>
 
-/// Whether this CPU has the SHA extensions (and the SSSE3/SSE4.1 the code around them uses).
-static inline int keyshape_sha_extensions_available(void) {
+static inline int keyshape_cpu_has_sha_extensions(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
     if (!(c & bit_SSSE3) || !(c & bit_SSE4_1)) return 0;
     if (__get_cpuid_max(0, 0) < 7) return 0;
     __cpuid_count(7, 0, a, b, c, d);
     return (b >> 29) & 1;
+}
+
+/// Whether this CPU has the SHA extensions (and the SSSE3/SSE4.1 the code around them uses).
+/// Asked once: cpuid traps to the hypervisor in a virtual machine.
+static inline int keyshape_sha_extensions_available(void) {
+    static int known = -1;
+    int value = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (value < 0) {
+        value = keyshape_cpu_has_sha_extensions();
+        __atomic_store_n(&known, value, __ATOMIC_RELAXED);
+    }
+    return value;
 }
 
 #define KEYSHAPE_SHA_TARGET __attribute__((target("sha,sse4.1,ssse3")))
