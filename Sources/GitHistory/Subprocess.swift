@@ -216,32 +216,30 @@ final class FDReader {
     /// Continues the stream in the caller's `region` (the pending bytes move there), so the
     /// next objects are read straight into it; it must hold at least `pending` bytes.
     func adopt(_ region: UnsafeMutableRawPointer, capacity regionCapacity: Int) {
-        let n = pending
-        precondition(n <= regionCapacity, "region smaller than the bytes already read")
-        region.copyMemory(from: buffer + start, byteCount: n)
-        buffer = region
-        capacity = regionCapacity
-        start = 0
-        end = n
-        isAdopted = true
+        precondition(pending <= regionCapacity, "region smaller than the bytes already read")
+        moveReading(to: region, capacity: regionCapacity, adopted: true)
     }
 
     /// Back to the reader's own buffer (the pending bytes move there): the caller may reuse
     /// the region.
     func disown() {
         guard isAdopted else { return }
-        let n = pending
-        if n > ownCapacity {
+        if pending > ownCapacity {
             own.deallocate()
-            ownCapacity = n
-            own = .allocate(byteCount: n, alignment: 16)
+            ownCapacity = pending
+            own = .allocate(byteCount: ownCapacity, alignment: 16)
         }
-        own.copyMemory(from: buffer + start, byteCount: n)
-        buffer = own
-        capacity = ownCapacity
+        moveReading(to: own, capacity: ownCapacity, adopted: false)
+    }
+
+    private func moveReading(to destination: UnsafeMutableRawPointer, capacity newCapacity: Int, adopted: Bool) {
+        let n = pending
+        destination.copyMemory(from: buffer + start, byteCount: n)
+        buffer = destination
+        capacity = newCapacity
         start = 0
         end = n
-        isAdopted = false
+        isAdopted = adopted
     }
 
     /// The next `count` bytes, contiguous in the buffer where they were read, consumed; nil

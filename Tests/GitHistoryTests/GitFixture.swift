@@ -68,5 +68,15 @@ final class Fixture {
 
     func rev(_ r: String) -> ObjectID { ObjectID(run(["rev-parse", "--verify", r]))! }
 
+    /// The blobs at the top of a commit's tree, by name (one git call for all of them).
+    func blobs(_ commit: String = "HEAD") -> [String: ObjectID] {
+        var byName: [String: ObjectID] = [:]
+        for line in run(["ls-tree", commit]).split(separator: "\n") {
+            let parts = line.split(separator: "\t")
+            byName[String(parts[1])] = ObjectID(String(parts[0].split(separator: " ")[2]))
+        }
+        return byName
+    }
+
     func git() throws -> Git { try Git(repository: path) }
 }

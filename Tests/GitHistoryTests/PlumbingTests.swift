@@ -155,11 +155,7 @@ final class CatFileTests: XCTestCase {
         for i in 0..<300 { f.write("f\(i).txt", String(repeating: "line \(i)\n", count: i + 1)) }
         f.commit("many")
         let git = try f.git()
-        var byName: [String: ObjectID] = [:]
-        for line in f.run(["ls-tree", "HEAD"]).split(separator: "\n") {
-            let parts = line.split(separator: "\t")
-            byName[String(parts[1])] = ObjectID(String(parts[0].split(separator: " ")[2]))
-        }
+        let byName = f.blobs()
         var ids = (0..<300).map { byName["f\($0).txt"]! }
         ids.insert(ObjectID(String(repeating: "1", count: 40))!, at: 150)
         let reader = CatFileReader(git: git)
@@ -195,11 +191,7 @@ final class CatFileTests: XCTestCase {
         }
         for i in 0..<200 { f.write("f\(i).txt", content(i)) }
         f.commit("many")
-        var byName: [String: ObjectID] = [:]
-        for line in f.run(["ls-tree", "HEAD"]).split(separator: "\n") {
-            let parts = line.split(separator: "\t")
-            byName[String(parts[1])] = ObjectID(String(parts[0].split(separator: " ")[2]))
-        }
+        let byName = f.blobs()
         var ids = (0..<200).map { byName["f\($0).txt"]! }
         ids.insert(ObjectID(String(repeating: "1", count: 40))!, at: 100)
         let reader = CatFileReader(git: try f.git())
