@@ -103,7 +103,7 @@ final class HitReferenceTests: XCTestCase {
     }
     /// The whole matcher with a reference: the same matches as without, secrets included.
     func testMatcherFindsTheSameSecretsWithAReference() throws {
-        let rules = try RuleLoader.load(text: #"""
+        let set = try rules(#"""
         [[rules]]
         id = "gh"
         regex = '''(ghp_[A-Za-z0-9]{36})'''
@@ -112,8 +112,7 @@ final class HitReferenceTests: XCTestCase {
         id = "assigned-token"
         regex = '''token\s*=\s*"([A-Za-z0-9]{20,})"'''
         keywords = ["token"]
-        """#, file: "test.toml")
-        let (set, _) = RuleSet.combining([rules])
+        """#)
         let alnum = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
         var rng = SystemRandomNumberGenerator()
         func line() -> [UInt8] {

@@ -2,10 +2,6 @@ import XCTest
 @testable import ScanRules
 
 final class MatcherTests: XCTestCase {
-    func rules(_ toml: String) throws -> RuleSet {
-        RuleSet(rules: try RuleLoader.load(text: toml, file: "t.toml").rules)
-    }
-
     func testSecretGroupDefaultsToFirstNonEmptyGroup() throws {
         let set = try rules("""
         [[rules]]

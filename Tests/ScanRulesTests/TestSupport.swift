@@ -13,6 +13,11 @@ struct Found: Equatable, CustomStringConvertible {
     var description: String { "\(rule): \(secret.count) bytes" }
 }
 
+/// A rule set from rule-file text (tests only).
+func rules(_ toml: String) throws -> RuleSet {
+    RuleSet(rules: try RuleLoader.load(text: toml, file: "t.toml").rules)
+}
+
 /// Runs a rule set over text and returns rule ids with the secrets' text (tests only).
 func scan(_ set: RuleSet, _ text: String, path: String? = nil) -> [Found] {
     let matcher = Matcher(ruleSet: set)
