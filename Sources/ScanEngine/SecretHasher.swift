@@ -19,9 +19,6 @@ public struct SecretHasher: Sendable {
 
     public func secretHash(_ secret: UnsafeRawBufferPointer) -> String { secretHashes([secret])[0] }
 
-    /// Whether this CPU runs several PBKDF2 chains side by side (x86-64 SHA extensions).
-    public static let usesSHAExtensions = keyshape_sha_extensions_available() != 0
-
     /// The hashes of several secrets, in order. On CPUs with SHA extensions up to four are
     /// computed side by side, about twice the throughput of one at a time, so callers that
     /// meet several new secrets at once hand them over together.
