@@ -24,8 +24,6 @@ public final class CatFileReader {
     private var reader: FDReader?
     private var content: UnsafeMutableRawPointer
     private var contentCapacity: Int
-    /// Bytes of object content read so far.
-    public private(set) var bytesRead = 0
     /// Lines of git stderr seen from processes that ended (for error messages).
     public private(set) var lastFailure = ""
 
@@ -153,7 +151,6 @@ public final class CatFileReader {
                 if let regions {
                     if r.room < size + 1 { regions.next(size + 1 + CatFileReader.headerRoom) { r.adopt($0, capacity: $1) } }
                     guard let bytes = r.take(size + 1) else { broken = true; break }
-                    bytesRead += size
                     each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: size)))
                     next += 1
                     continue
@@ -164,7 +161,6 @@ public final class CatFileReader {
                     content = .allocate(byteCount: contentCapacity, alignment: 64)
                 }
                 guard r.read(exactly: size, into: content), r.skip(1) else { broken = true; break }
-                bytesRead += size
                 each(next, .object(type: type, bytes: UnsafeRawBufferPointer(start: content, count: size)))
                 next += 1
             }

@@ -118,9 +118,6 @@ public final class CommitLog {
         reader = FDReader(fd: diffTree.stdoutFD)
     }
 
-    /// Bytes of diff-tree output read so far.
-    public var bytesRead: Int { reader.consumed }
-
     /// The next commit with its changes; nil at the end. Throws if git failed (after the
     /// commits it did list were returned).
     public func next() throws -> CommitChanges? {

@@ -178,8 +178,6 @@ final class FDReader {
     private var start = 0
     private var end = 0
     private(set) var atEOF = false
-    /// Bytes handed out so far (for progress).
-    private(set) var consumed = 0
 
     /// For bulk streams: after a read that found little in the pipe, wait a moment before
     /// the next one so the writer fills the pipe instead of waking this thread for every
@@ -204,8 +202,6 @@ final class FDReader {
     }
 
     deinit { own.deallocate() }
-
-    private var available: Int { end - start }
 
     /// Bytes read from the file but not yet consumed.
     var pending: Int { end - start }
@@ -246,10 +242,9 @@ final class FDReader {
     /// if the input ends first or they cannot fit (`count > room`).
     func take(_ count: Int) -> UnsafeRawBufferPointer? {
         guard count <= room else { return nil }
-        while end - start < count { if !fill() { return nil } }
+        while pending < count { if !fill() { return nil } }
         let bytes = UnsafeRawBufferPointer(start: buffer + start, count: count)
         start += count
-        consumed += count
         return bytes
     }
 
@@ -275,13 +270,20 @@ final class FDReader {
             }
         }
         if coalesce && lastReadWasSmall { usleep(FDReader.coalesceMicroseconds) }
+        guard let n = readFile(into: buffer + end, count: capacity - end) else { return false }
+        end += n
+        lastReadWasSmall = n < FDReader.smallRead
+        return true
+    }
+
+    /// One read(2) of up to `count` bytes (retried on EINTR); nil at end of file or on an
+    /// error, which ends the input.
+    private func readFile(into destination: UnsafeMutableRawPointer, count: Int) -> Int? {
         while true {
-            let n = Glibc.read(fd, buffer + end, capacity - end)
+            let n = Glibc.read(fd, destination, count)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { atEOF = true; return false }
-            end += n
-            lastReadWasSmall = n < FDReader.smallRead
-            return true
+            if n <= 0 { atEOF = true; return nil }
+            return n
         }
     }
 
@@ -294,7 +296,6 @@ final class FDReader {
                 let at = buffer.distance(to: hit)
                 let token = UnsafeRawBufferPointer(start: buffer + start, count: at - start)
                 let result = body(token)
-                consumed += at + 1 - start
                 start = at + 1
                 return result
             }
@@ -303,7 +304,6 @@ final class FDReader {
                 if start == end { return nil }
                 let token = UnsafeRawBufferPointer(start: buffer + start, count: end - start)
                 let result = body(token)
-                consumed += end - start
                 start = end
                 return result
             }
@@ -318,7 +318,7 @@ final class FDReader {
         return buffer.load(fromByteOffset: start, as: UInt8.self)
     }
 
-    func skipByte() { if peek() != nil { start += 1; consumed += 1 } }
+    func skipByte() { if peek() != nil { start += 1 } }
 
     static let smallRead = 64 << 10
     static let coalesceMicroseconds: UInt32 = 300
@@ -329,11 +329,8 @@ final class FDReader {
         while copied < count {
             if start == end && count - copied >= 64 << 10 {
                 // Large and nothing buffered: straight from the pipe into place, no second copy.
-                let n = Glibc.read(fd, destination + copied, count - copied)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { atEOF = true; return false }
+                guard let n = readFile(into: destination + copied, count: count - copied) else { return false }
                 copied += n
-                consumed += n
                 continue
             }
             if start == end && !fill() { return false }
@@ -341,7 +338,6 @@ final class FDReader {
             (destination + copied).copyMemory(from: buffer + start, byteCount: n)
             start += n
             copied += n
-            consumed += n
         }
         return true
     }
@@ -350,20 +346,16 @@ final class FDReader {
     /// is read past without being stored (an adopted region has no room to spare for it).
     func skip(_ count: Int) -> Bool {
         var left = count
-        let buffered = min(left, end - start)
+        let buffered = min(left, pending)
         start += buffered
-        consumed += buffered
         left -= buffered
         if left == 0 { return true }
         let scratchSize = 64 << 10
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchSize, alignment: 16)
         defer { scratch.deallocate() }
         while left > 0 {
-            let n = Glibc.read(fd, scratch, min(left, scratchSize))
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { atEOF = true; return false }
+            guard let n = readFile(into: scratch, count: min(left, scratchSize)) else { return false }
             left -= n
-            consumed += n
         }
         return true
     }
@@ -372,7 +364,7 @@ final class FDReader {
     func readAll() -> [UInt8] {
         var out: [UInt8] = []
         while true {
-            if start < end { out += UnsafeRawBufferPointer(start: buffer + start, count: end - start); consumed += end - start; start = end }
+            if start < end { out += UnsafeRawBufferPointer(start: buffer + start, count: end - start); start = end }
             if !fill() { return out }
         }
     }
