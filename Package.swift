@@ -37,6 +37,9 @@ let package = Package(
         // Scanner: inputs -> matcher -> findings.
         .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto"]),
 
+        // The executables' one way to write stdout and stderr (write(2), errors as values).
+        .target(name: "StandardStreams"),
+
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
 
@@ -46,7 +49,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "FileInputs", "GitHistory"],
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "FileInputs", "GitHistory", "StandardStreams"],
             plugins: ["EmbedRules"]
         ),
 
@@ -56,14 +59,14 @@ let package = Package(
                        providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "CredentialStore",
                 dependencies: [.target(name: "CLibSecret", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "keyshape-credentials", dependencies: ["CredentialStore"]),
+        .executableTarget(name: "keyshape-credentials", dependencies: ["CredentialStore", "StandardStreams"]),
 
         // Provider client: authenticated requests that never leak the key. Uses the rule
         // engine to redact key-shaped text.
         .target(name: "ProviderClient", dependencies: ["CredentialStore", "ScanRules"]),
         // With the Swift runtime linked in statically (release builds), FoundationNetworking's
         // libcurl must be named explicitly.
-        .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore"],
+        .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore", "StandardStreams"],
                           linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
 
         // Shared by the test targets: running a child process, finding a built executable.

@@ -38,7 +38,7 @@ final class ProgressLine: @unchecked Sendable {
         finished = true
         done.signal()
         done.unlock()
-        Terminal.err("\r\u{1B}[K")
+        Terminal.progress("\r\u{1B}[K")
     }
 
     private func draw() {
@@ -46,6 +46,6 @@ final class ProgressLine: @unchecked Sendable {
         let total = progress.filesTotal.load(ordering: .relaxed)
         let mb = Double(progress.bytesDone.load(ordering: .relaxed)) / 1_000_000
         let rate = mb / max(0.001, Date().timeIntervalSince(started))
-        Terminal.err("\r\u{1B}[Kkeyshape: \(files)/\(total) \(unit), " + String(format: "%.1f MB, %.0f MB/s", mb, rate))
+        Terminal.progress("\r\u{1B}[Kkeyshape: \(files)/\(total) \(unit), " + String(format: "%.1f MB, %.0f MB/s", mb, rate))
     }
 }

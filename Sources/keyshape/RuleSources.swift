@@ -1,5 +1,6 @@
 import Foundation
 import ScanRules
+import StandardStreams
 
 /// Loads the builtin rules (embedded at build time) and the files given with `--rules`.
 enum RuleSources {
@@ -51,16 +52,31 @@ enum RuleSources {
     }
 }
 
+/// File errors as strerror's words ("no such file or directory"), never a bare number.
 enum FileErrors {
+    static func describe(_ failure: StandardStream.Failure) -> String {
+        failure.description.lowercased()
+    }
+
     static func describe(_ error: Error) -> String {
         let ns = error as NSError
-        if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code))).lowercased()
+        if ns.domain == NSPOSIXErrorDomain { return posix(Int32(ns.code)) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return posix(Int32(underlying.code))
         }
+        // Foundation on Linux often gives only a Cocoa code; these are the ones file reads
+        // and writes produce, named by the errno they stand for.
         switch ns.code {
-        case NSFileReadNoSuchFileError: return "no such file or directory"
-        case NSFileReadNoPermissionError: return "permission denied"
-        default: return "error \(ns.code)"
+        case NSFileNoSuchFileError, NSFileReadNoSuchFileError: return posix(ENOENT)
+        case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return posix(EACCES)
+        case NSFileWriteOutOfSpaceError: return posix(ENOSPC)
+        case NSFileWriteVolumeReadOnlyError: return posix(EROFS)
+        case NSFileWriteFileExistsError: return posix(EEXIST)
+        case NSFileReadTooLargeError: return posix(EFBIG)
+        case NSFileReadInvalidFileNameError, NSFileWriteInvalidFileNameError: return posix(ENAMETOOLONG)
+        default: return "unexpected file system error"
         }
     }
+
+    static func posix(_ code: Int32) -> String { String(cString: strerror(code)).lowercased() }
 }

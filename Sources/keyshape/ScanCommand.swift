@@ -3,6 +3,7 @@ import ScanCore
 import ScanEngine
 import ScanReport
 import ScanRules
+import StandardStreams
 
 /// `keyshape scan [PATH ...]`.
 enum ScanCommand {
@@ -58,6 +59,8 @@ enum Report {
         if let output = inv.output {
             if !write(body, to: output) { status = 2 }
         } else {
+            // A write failure here is settled by Terminal.finish once the baseline below is
+            // written too: a closed pipe keeps this status, any other failure makes it 2.
             Terminal.out(body)
         }
         if let baseline = inv.writeBaseline, !write(BaselineFile.write(result.findings), to: baseline) { status = 2 }
@@ -69,12 +72,8 @@ enum Report {
     }
 
     static func write(_ text: String, to path: String) -> Bool {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            return true
-        } catch {
-            Terminal.err("keyshape: error: \(path): cannot write (\(FileErrors.describe(error)))\n")
-            return false
-        }
+        guard let failure = OutputFile.write(text, to: path) else { return true }
+        Terminal.err("keyshape: error: \(path): cannot write (\(FileErrors.describe(failure)))\n")
+        return false
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import ScanCore
 import ScanRules
+import StandardStreams
 
 // A finding's value must never reach a stream: no code path below prints scanned bytes.
 // Reporters get findings (locations and hashes), and errors carry paths and messages.
 
 signal(SIGPIPE, SIG_IGN)
+StandardStream.reserveStandardDescriptors()
 
 func run() -> Int32 {
     let args = Array(CommandLine.arguments.dropFirst())
@@ -30,7 +32,8 @@ func run() -> Int32 {
             return 0
         }
     } catch let e as UsageError {
-        Terminal.err("keyshape: error: \(e.message)\nRun `keyshape --help` for usage.\n")
+        Terminal.err("keyshape: error: \(e.message)\n")
+        Terminal.err("Run `keyshape --help` for usage.\n")
     } catch let e as RuleLoadError {
         Terminal.err("keyshape: error: \(e)\n")
     } catch {
@@ -39,4 +42,4 @@ func run() -> Int32 {
     return 2
 }
 
-exit(run())
+exit(Terminal.finish(run()))

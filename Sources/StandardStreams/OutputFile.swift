@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a whole file (a report, a baseline) with open(2) and write(2), so a failure comes
+/// back as errno and is printed with strerror's text. Foundation's `Data.write(to:)` reported
+/// some of these as bare Cocoa codes ("cannot write (error 4)" for a missing folder).
+public enum OutputFile {
+    /// Creates or truncates `path` (mode 0644 before the umask) and writes `text` into it.
+    /// Returns the failure, or nil when every byte was written and the file closed cleanly.
+    public static func write(_ text: String, to path: String) -> StandardStream.Failure? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return StandardStream.Failure(errno: errno) }
+        var failure: StandardStream.Failure? = nil
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = unistdWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                failure = StandardStream.Failure(errno: n < 0 ? errno : EIO)
+                return
+            }
+        }
+        // close(2) is where NFS and some FUSE file systems report a failed write.
+        if close(fd) != 0 && failure == nil && errno != EINTR { failure = StandardStream.Failure(errno: errno) }
+        return failure
+    }
+}
