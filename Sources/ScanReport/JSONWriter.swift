@@ -1,5 +1,10 @@
+import ScanCore
+
 /// A small JSON builder that keeps keys in the order written (reports read better that
-/// way and golden files stay stable). Strings are escaped per RFC 8259.
+/// way and golden files stay stable). Strings are escaped per RFC 8259, and beyond it DEL,
+/// the C1 controls and the bidirectional and line-separator characters are written as
+/// `\u` escapes too: a report shown with `cat` must not drive the terminal, and the value
+/// a JSON parser reads is the same either way.
 struct JSONWriter {
     private(set) var text = ""
 
@@ -66,7 +71,7 @@ struct JSONWriter {
             case "\r": text += "\\r"
             case "\t": text += "\\t"
             default:
-                if scalar.value < 0x20 {
+                if scalar.value < 0x20 || DisplayText.needsEscape(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -2,28 +2,34 @@ import ScanCore
 
 /// One finding a line, `path:line:column: rule (description) [fingerprint]`, which
 /// editors and grep understand; binaries as `path:arch:section+0xOFFSET`.
+///
+/// Every name in a line (path, arch, section, rule id and description, which come from the
+/// scanned tree and from rules files) goes through DisplayText.escaped, so a line is always
+/// exactly one finding and carries no terminal control codes.
 public enum TextReporter {
     public static func report(_ result: ScanResult) -> String {
         result.findings.map { line($0) + "\n" }.joined()
     }
 
     public static func line(_ f: Finding) -> String {
-        "\(place(f.location)): \(f.rule) (\(f.description)) [\(f.fingerprint)]"
+        let e = DisplayText.escaped
+        return "\(place(f.location)): \(e(f.rule)) (\(e(f.description))) [\(e(f.fingerprint))]"
     }
 
     public static func place(_ l: Location) -> String {
-        let path = l.path ?? ""
+        let e = DisplayText.escaped
+        let path = e(l.path ?? "")
         switch l.kind {
         case .binary:
             let offset = "0x" + String(l.fileOffset ?? l.byteOffset, radix: 16)
             var parts = [path]
-            if let arch = l.arch { parts.append(arch) }
-            parts.append((l.section ?? l.format ?? "raw") + "+" + offset)
+            if let arch = l.arch { parts.append(e(arch)) }
+            parts.append(e(l.section ?? l.format ?? "raw") + "+" + offset)
             return parts.joined(separator: ":")
         case .blob:
-            return "blob \(l.blob ?? "")+0x\(String(l.byteOffset, radix: 16))"
+            return "blob \(e(l.blob ?? ""))+0x\(String(l.byteOffset, radix: 16))"
         case .commit:
-            let short = String((l.commit ?? "").prefix(7))
+            let short = e(String((l.commit ?? "").prefix(7)))
             return "\(short) \(path):\(l.line ?? 0):\(l.column ?? 0)"
         case .file, .staged:
             return "\(path):\(l.line ?? 0):\(l.column ?? 0)"

@@ -17,8 +17,14 @@ enum RulesCommand {
             let data = try JSONSerialization.data(withJSONObject: ["rules": items, "count": items.count], options: [.prettyPrinted, .sortedKeys])
             Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
         case .text:
-            let width = min(40, set.rules.map(\.id.count).max() ?? 0)
-            for r in set.rules {
+            // Ids, descriptions and tags come from rules files, which may be a scanned
+            // repository's own: escaped like every other name in text output.
+            let shown = set.rules.map { r in
+                (id: DisplayText.escaped(r.id), description: DisplayText.escaped(r.description),
+                 tags: r.tags.map(DisplayText.escaped))
+            }
+            let width = min(40, shown.map(\.id.count).max() ?? 0)
+            for r in shown {
                 let pad = String(repeating: " ", count: max(1, width + 2 - r.id.count))
                 let tags = r.tags.isEmpty ? "" : "  [" + r.tags.joined(separator: ", ") + "]"
                 Terminal.out(r.id + pad + r.description + tags + "\n")
@@ -34,7 +40,7 @@ enum RulesCommand {
         let problems = RuleChecker.check(files: loaded.files, requireExamples: inv.requireExamples)
         let rules = loaded.files.reduce(0) { $0 + $1.rules.count }
         let examples = loaded.files.reduce(0) { $0 + $1.rules.reduce(0) { $0 + $1.examples.count + $1.negativeExamples.count } }
-        for p in problems { Terminal.out("\(p)\n") }
+        for p in problems { Terminal.out(DisplayText.escaped("\(p)") + "\n") }
         if !inv.noBuiltinRules && examples == 0 {
             Terminal.err("keyshape: note: the builtin rules carry no examples in the binary; run `keyshape rules check --no-builtin-rules --rules Rules/` in a keyshape checkout to run them\n")
         }
