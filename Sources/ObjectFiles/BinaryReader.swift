@@ -51,26 +51,13 @@ struct BinaryReader {
         return value
     }
 
-    /// A fixed-width name field (Mach-O's char[16]): up to the first NUL, sanitized.
-    func fixedName(_ offset: Int, width: Int) throws -> String {
+    /// A fixed-width name field (Mach-O's char[16]): its bytes up to the first NUL. Whether
+    /// they may be printed is SectionName's call.
+    func fixedName(_ offset: Int, width: Int) throws -> ArraySlice<UInt8> {
         try check(offset, width)
         var end = offset
         while end < offset + width && bytes[end] != 0 { end += 1 }
-        return SectionName.sanitize(bytes[offset..<end])
-    }
-}
-
-/// Section names come from the file, and the scanner prints them next to findings. Keeping
-/// them short, printable ASCII limits what a crafted name can carry into a report.
-enum SectionName {
-    static let maxLength = 128
-
-    static func sanitize<C: Collection>(_ raw: C) -> String where C.Element == UInt8 {
-        var scalars = String.UnicodeScalarView()
-        for byte in raw.prefix(maxLength) {
-            scalars.append(Unicode.Scalar((0x20...0x7e).contains(byte) ? byte : UInt8(ascii: "?")))
-        }
-        return String(scalars)
+        return bytes[offset..<end]
     }
 }
 

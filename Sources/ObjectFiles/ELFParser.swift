@@ -4,8 +4,9 @@
 enum ELFParser {
     static let maxSections = 1 << 16
     static let maxProgramHeaders = 1 << 16
-    /// Longest section name read from the string table; longer names are cut (see SectionName).
-    static let maxNameBytes = SectionName.maxLength
+    /// Bytes read for a section name: one more than SectionName shows, so a longer name is
+    /// seen to be longer (and takes the placeholder) rather than cut.
+    static let maxNameBytes = SectionName.maxLength + 1
 
     private static let shtNull: UInt32 = 0
     private static let shtNobits: UInt32 = 8
@@ -112,8 +113,9 @@ enum ELFParser {
                 }
                 var name = "[\(index)]"
                 if let names {
-                    if let found = try sectionName(source, table: names, offset: header.name) {
-                        name = found
+                    if let raw = try sectionName(source, table: names, offset: header.name) {
+                        // A name without a section name's shape keeps the index (SectionName).
+                        if let shown = SectionName.elf(raw) { name = shown }
                     } else {
                         warnings.append("ELF: section \(index) has name offset \(header.name) outside the name table; named by index")
                     }
@@ -161,14 +163,15 @@ enum ELFParser {
         return ObjectMap(format: .elf, isFat: false, slices: [slice], warnings: warnings)
     }
 
-    /// The NUL-terminated name at `offset` in the string table, read lazily (a few bytes per
-    /// section) so a string table that claims gigabytes costs nothing. nil when out of range.
-    private static func sectionName(_ source: ByteSource, table: Range<Int>, offset: UInt32) throws -> String? {
+    /// The NUL-terminated name at `offset` in the string table (its first `maxNameBytes`),
+    /// read lazily (a few bytes per section) so a string table that claims gigabytes costs
+    /// nothing. nil when out of range.
+    private static func sectionName(_ source: ByteSource, table: Range<Int>, offset: UInt32) throws -> ArraySlice<UInt8>? {
         guard Int(offset) < table.count else { return nil }
         let start = table.lowerBound + Int(offset)
         let bytes = try source.read(at: start, count: min(maxNameBytes, table.upperBound - start))
         let end = bytes.firstIndex(of: 0) ?? bytes.count
-        return SectionName.sanitize(bytes[..<end])
+        return bytes[..<end]
     }
 
     /// Mach-O spellings where the CPU is the same (EM_AARCH64 is `arm64`), so one `--arch`

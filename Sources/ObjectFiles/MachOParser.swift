@@ -102,7 +102,8 @@ enum MachOParser {
                     throw ObjectFileError("Mach-O: more than \(maxSections) sections")
                 }
 
-                let segmentName = segname.isEmpty ? "SEGMENT[\(segmentOrdinal)]" : segname
+                // Unnamed (object files) or not a name the linkers define: the ordinal (SectionName).
+                let segmentName = SectionName.machOSegment(segname) ?? "SEGMENT[\(segmentOrdinal)]"
                 segmentOrdinal += 1
                 if filesize > 0 {
                     if let fileRange = Checked.range(base: range.lowerBound, offset: fileoff, size: filesize, within: imageBounds) {
@@ -113,6 +114,7 @@ enum MachOParser {
                 }
 
                 for s in 0..<nsects {
+                    let sectionOrdinal = sectionCount - nsects + s
                     let at = offset + layout.commandSize + s * layout.sectionSize
                     let sectname = try commands.fixedName(at, width: 16)
                     let sectSegname = try commands.fixedName(at + 16, width: 16)
@@ -127,7 +129,13 @@ enum MachOParser {
                         warnings.append("\(arch): section \(s) of load command \(index) (file offset \(fileOffset), size \(size)) lies outside the image; dropped")
                         continue
                     }
-                    sections.append(ObjectSection(name: "\(sectSegname),\(sectname)", fileRange: fileRange, virtualAddress: addr))
+                    let name: String
+                    if let segment = SectionName.machOSegment(sectSegname), let section = SectionName.machOSection(sectname) {
+                        name = segment + "," + section
+                    } else {
+                        name = "SECTION[\(sectionOrdinal)]"
+                    }
+                    sections.append(ObjectSection(name: name, fileRange: fileRange, virtualAddress: addr))
                 }
             }
             offset += cmdsize
