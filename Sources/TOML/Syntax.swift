@@ -55,16 +55,6 @@ enum Syntax {
         path.map(key).joined(separator: ".")
     }
 
-    /// A key path for an error message, cut short so a long quoted key cannot
-    /// smuggle a large piece of the input into logs.
-    static func describeKeyPath(_ path: [String]) -> String {
-        let limit = 60
-        let text = keyPath(path)
-        guard text.unicodeScalars.count > limit else { return "'\(text)'" }
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: text.unicodeScalars.prefix(limit))
-        return "'\(String(scalars))…'"
-    }
 
     /// A basic string literal that reads back as exactly `text`. Everything
     /// that could end the string or be taken as an escape is escaped, and so

@@ -1,8 +1,8 @@
 /// A problem found while reading a TOML document.
 ///
-/// Messages never quote the input beyond a single character or a key name:
-/// the values in a scanner's configuration can themselves be secrets, and
-/// errors end up in logs.
+/// Messages never quote the input beyond a single character: the values in a
+/// scanner's configuration can themselves be secrets, so can a key pasted where
+/// a key name goes, and errors end up in logs. The position points at it instead.
 public struct TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
     public let file: String
     public let line: Int

@@ -65,12 +65,12 @@ final class TableNode {
                 node.position = header
                 return node
             case .dotted:
-                throw Self.error("table \(Self.describe(path)) was already defined with dotted keys", at: last, file: file)
+                throw Self.error("this table was already defined with dotted keys", at: last, file: file)
             case .explicit:
-                throw Self.error("table \(Self.describe(path)) is defined more than once", at: last, file: file)
+                throw Self.error("this table is defined more than once" + Self.earlier(parent, last), at: last, file: file)
             }
         case .tableArray:
-            throw Self.error("\(Self.describe(path)) is already an array of tables; use [[...]] to add to it", at: last, file: file)
+            throw Self.error("this key is already an array of tables; use [[...]] to add to it", at: last, file: file)
         case .value(let value):
             throw Self.valueConflict(value, path: path, at: last, file: file)
         }
@@ -88,7 +88,7 @@ final class TableNode {
         case .tableArray(let existing):
             array = existing
         case .table:
-            throw Self.error("\(Self.describe(path)) is already a table, not an array of tables", at: last, file: file)
+            throw Self.error("this key is already a table, not an array of tables", at: last, file: file)
         case .value(let value):
             throw Self.valueConflict(value, path: path, at: last, file: file)
         }
@@ -136,12 +136,12 @@ final class TableNode {
                     // now on the usual dotted-table rules apply to it.
                     child.origin = .dotted
                 default:
-                    throw Self.error("table \(Self.describe(Array(path[...offset]))) is already defined; dotted keys cannot add to it here",
+                    throw Self.error("this table is already defined; dotted keys cannot add to it here",
                                      at: segment, file: file)
                 }
                 node = child
             case .tableArray:
-                throw Self.error("\(Self.describe(Array(path[...offset]))) is an array of tables; dotted keys cannot add to it",
+                throw Self.error("this key is an array of tables; dotted keys cannot add to it",
                                  at: segment, file: file)
             case .value(let existing):
                 throw Self.valueConflict(existing, path: Array(path[...offset]), at: segment, file: file)
@@ -149,7 +149,7 @@ final class TableNode {
         }
         let last = path[path.count - 1]
         guard node.entries.slot(of: last.name) == nil else {
-            throw Self.error("duplicate key \(Self.describe(path))", at: last, file: file)
+            throw Self.error("duplicate key" + Self.earlier(node, last), at: last, file: file)
         }
         node.add(last, .value(value))
     }
@@ -174,8 +174,12 @@ final class TableNode {
         }
     }
 
-    private static func describe(_ path: [KeySegment]) -> String {
-        Syntax.describeKeyPath(path.map(\.name))
+    /// Messages never name the key: a key name is text from the file, and a secret pasted
+    /// where a name goes would reach stderr and CI logs. The error's position points at the
+    /// key, and a duplicate also says where the first one is.
+    private static func earlier(_ table: TableNode, _ segment: KeySegment) -> String {
+        guard let first = table.entries[segment.name]?.position else { return "" }
+        return " (first defined at line \(first.line), column \(first.column))"
     }
 
     private static func error(_ message: String, at segment: KeySegment, file: String) -> TOMLError {
@@ -183,7 +187,7 @@ final class TableNode {
     }
 
     private static func valueConflict(_ value: TOMLValue, path: [KeySegment], at segment: KeySegment, file: String) -> TOMLError {
-        let name = describe(path)
+        let name = "this key"
         switch value {
         case .table:
             return error("\(name) is an inline table, which cannot be extended", at: segment, file: file)

@@ -46,7 +46,8 @@ struct ConfigFile {
                     guard let s = scan[key]?.stringValue else { throw UsageError(message: "\(pos): hashKey must be a string") }
                     config.hashKey = s
                 default:
-                    config.warnings.append("\(pos): warning: unknown key `\(key)` in [scan]")
+                    // Not named: a key is text from the file (see RuleLoader.named).
+                    config.warnings.append("\(pos): warning: unknown key in [scan] (ignored)")
                 }
             }
         }

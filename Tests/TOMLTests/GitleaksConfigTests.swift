@@ -137,6 +137,6 @@ final class GitleaksConfigTests: XCTestCase {
 
     func testMistakeInARuleIsLocated() {
         let broken = Self.sample.replacingOccurrences(of: "secretGroup = 1", with: "secretGroup = 1\nid = \"again\"")
-        assertError(broken, line: 13, column: 1, "duplicate key 'id'")
+        assertError(broken, line: 13, column: 1, "duplicate key (first defined at line")
     }
 }

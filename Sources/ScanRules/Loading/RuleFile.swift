@@ -50,7 +50,7 @@ public enum RuleLoader {
                     case "disabledRules": result.disabledRules = try reader.strings(ext, k)
                     case "path", "url":
                         reader.warn(ext, k, "`[extend] \(k)` is not followed; pass the base file with --rules instead")
-                    default: reader.warn(ext, k, "unknown key `\(k)` in [extend]")
+                    default: reader.warn(ext, k, "unknown key in [extend] (ignored)")
                     }
                 }
             case "rules":
@@ -71,11 +71,27 @@ public enum RuleLoader {
                 result.settings = try reader.table(table, key)
             default:
                 _ = pos
-                reader.warn(table, key, "unknown key `\(key)`")
+                reader.warn(table, key, "unknown key (ignored)")
             }
         }
         result.warnings = reader.warnings
         return result
+    }
+
+    /// How a message names a rule: "rule `ID`" when the id has the shape of a rule id
+    /// (lowercase letters and digits in words joined by `-`, `_` or `.`, at most 64
+    /// characters, which every builtin and gitleaks id has), else just "rule" and the message's
+    /// position. Warnings and errors never otherwise quote a rules or config file: its keys
+    /// and values are text from the file, and a key pasted where a name or value goes would
+    /// reach stderr and CI logs. Keys keyshape defines (`regex`, `secretGroup`) are named.
+    static func named(_ id: String) -> String {
+        let bytes = Array(id.utf8)
+        let word: (UInt8) -> Bool = { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) }
+        let joiner: (UInt8) -> Bool = { $0 == 0x2d || $0 == 0x5f || $0 == 0x2e }
+        let plain = !bytes.isEmpty && bytes.count <= 64 && word(bytes[0]) && word(bytes[bytes.count - 1])
+            && bytes.allSatisfy { word($0) || joiner($0) }
+            && !zip(bytes, bytes.dropFirst()).contains { joiner($0) && joiner($1) }
+        return plain ? "rule `\(id)`" : "rule"
     }
 
     static func readRule(_ t: TOMLTable, reader: inout TableReader) throws -> Rule {
@@ -83,14 +99,14 @@ public enum RuleLoader {
         guard t["id"] != nil else { throw RuleLoadError(start, "rule has no `id`") }
         let id = try reader.string(t, "id")
         guard t["regex"] != nil else {
-            throw RuleLoadError(start, "rule `\(id)` has no `regex` (path-only rules are not supported)")
+            throw RuleLoadError(start, "\(RuleLoader.named(id)) has no `regex` (path-only rules are not supported)")
         }
         let pattern = try reader.string(t, "regex")
         let regex: Regex
         do {
             regex = try Regex(pattern, startLimit: true, deferred: reader.deferCompile)
         } catch let e as Regex.CompileError {
-            throw RuleLoadError(reader.position(t, "regex"), "rule `\(id)`: invalid regex: \(e.message) at offset \(e.offset)")
+            throw RuleLoadError(reader.position(t, "regex"), "\(RuleLoader.named(id)): invalid regex: \(e.message) at offset \(e.offset)")
         }
         var rule = Rule(id: id, description: id, regex: regex, source: start)
         for key in t.keys {
@@ -100,7 +116,7 @@ public enum RuleLoader {
             case "secretGroup":
                 let g = try reader.integer(t, key)
                 guard g >= 0, g <= regex.captureCount else {
-                    throw RuleLoadError(reader.position(t, key), "rule `\(id)`: secretGroup \(g) but the regex has \(regex.captureCount) groups")
+                    throw RuleLoadError(reader.position(t, key), "\(RuleLoader.named(id)): secretGroup \(g) but the regex has \(regex.captureCount) groups")
                 }
                 rule.secretGroup = g == 0 && regex.captureCount > 0 ? nil : g
             case "entropy": rule.entropy = try reader.double(t, key)
@@ -108,7 +124,7 @@ public enum RuleLoader {
             case "path":
                 let p = try reader.string(t, key)
                 do { rule.path = try Regex(p, deferred: reader.deferCompile) } catch let e as Regex.CompileError {
-                    throw RuleLoadError(reader.position(t, key), "rule `\(id)`: invalid path regex: \(e.message) at offset \(e.offset)")
+                    throw RuleLoadError(reader.position(t, key), "\(RuleLoader.named(id)): invalid path regex: \(e.message) at offset \(e.offset)")
                 }
             case "tags": rule.tags = try reader.strings(t, key)
             case "examples": rule.examples = try reader.strings(t, key)
@@ -118,7 +134,7 @@ public enum RuleLoader {
             case "allowlist":
                 rule.allowlists.append(try readAllowlist(try reader.table(t, key), reader: &reader, global: false))
             default:
-                reader.warn(t, key, "rule `\(id)`: unknown key `\(key)`")
+                reader.warn(t, key, "\(RuleLoader.named(id)): unknown key (ignored)")
             }
         }
         return rule
@@ -146,7 +162,7 @@ public enum RuleLoader {
                 }
                 a.condition = c
             case "targetRules" where global: a.targetRules = try reader.strings(t, key)
-            default: reader.warn(t, key, "unknown allowlist key `\(key)`")
+            default: reader.warn(t, key, "unknown allowlist key (ignored)")
             }
         }
         return a

@@ -1,5 +1,6 @@
 /// A rule or config file that cannot be used. Always names the file and line; never
-/// quotes a value longer than a key name, since a config may hold secrets.
+/// quotes a key or value from the file (a config may hold secrets, and a key pasted where
+/// a name goes would be one), only keys keyshape defines and plain rule ids (RuleLoader.named).
 public struct RuleLoadError: Error, Sendable, CustomStringConvertible {
     public var position: SourcePosition
     public var message: String
