@@ -16,11 +16,11 @@ enum ArgumentParser {
             switch rest.popFirst() {
             case "list": inv.command = .rulesList
             case "check": inv.command = .rulesCheck
-            case let other:
-                throw UsageError(message: "rules: expected `list` or `check`" + (other.map { ", not `\($0)`" } ?? ""))
+            default:
+                throw UsageError(message: "rules: expected `list` or `check`")
             }
         default:
-            throw UsageError(message: "unknown command `\(first)`")
+            throw UsageError(message: "unknown command (expected scan, history, staged, hook, audit, rules, version or help)")
         }
         var onlyPositionals = false
         while let arg = rest.popFirst() {
@@ -42,7 +42,10 @@ enum ArgumentParser {
             let flag: Flag? = name.hasPrefix("--")
                 ? FlagTable.flags.first { $0.name == name }
                 : FlagTable.flags.first { $0.short.map { "-\($0)" } == name }
-            guard let flag else { throw UsageError(message: "unknown flag `\(name)` for `keyshape \(inv.command.rawValue)`") }
+            guard let flag else {
+                let shown = looksLikeFlagName(name) ? " `\(name)`" : " at argument \(args.count - rest.count)"
+                throw UsageError(message: "unknown flag\(shown) for `keyshape \(inv.command.rawValue)`")
+            }
             guard flag.commands.contains(inv.command) else {
                 throw UsageError(message: "\(flag.name) does not apply to `keyshape \(inv.command.rawValue)`")
             }
@@ -55,6 +58,23 @@ enum ArgumentParser {
             }
         }
         return inv
+    }
+
+    /// Arguments are never echoed in errors (a key pasted in the wrong place would reach the
+    /// terminal, shell logs and CI output) except an unknown flag's name when it has the
+    /// shape of one: `--` and words of lowercase letters and digits, at most 12 each, joined
+    /// by single dashes, at most 40 in all (the longest real flag, `--min-string-length`, is 19;
+    /// a lowercase key is a long run, which this refuses), or `-` and one letter or digit.
+    /// Its attached value (`--name=value`, `-xVALUE`) is never shown.
+    static func looksLikeFlagName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        let isWordByte: (UInt8) -> Bool = { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) }
+        if bytes.count == 2, bytes[0] == UInt8(ascii: "-") {
+            return isWordByte(bytes[1]) || (0x41...0x5a).contains(bytes[1])
+        }
+        guard bytes.count >= 3, bytes.count <= 42, bytes.starts(with: "--".utf8) else { return false }
+        let words = bytes.dropFirst(2).split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        return words.allSatisfy { !$0.isEmpty && $0.count <= 12 && $0.allSatisfy(isWordByte) }
     }
 
     static func help(for command: Invocation.Command?) -> String {

@@ -9,7 +9,7 @@ enum HookCommand {
 
     static func run(_ inv: Invocation) throws -> Int32 {
         guard inv.positionals.first == "install" else {
-            throw UsageError(message: "hook: expected `install`" + (inv.positionals.first.map { ", not `\($0)`" } ?? ""))
+            throw UsageError(message: "hook: expected `install`")  // never echoes the argument (ArgumentParser.looksLikeFlagName)
         }
         let repo = try GitCommandSupport.repository(inv, skipping: 1)
         // Writing into a repository: git's own ownership check applies (no safe.directory override),
