@@ -1,9 +1,11 @@
 import CredentialStore
 import Foundation
+import StandardStreams
 
 /// `keyshape-credentials`: set, inspect, rotate and delete connection keys.
 /// Output never contains a key: statuses show `Configured` or `••••abcd`,
-/// and arguments are never echoed back (a mistyped argument may be a key).
+/// and arguments are never echoed back (a mistyped argument may be a key): the texts here
+/// leave them out, and ArgumentEcho scrubs whatever the store's messages quote.
 struct CredentialsCommand {
     enum Exit {
         static let success: Int32 = 0
@@ -18,11 +20,26 @@ struct CredentialsCommand {
     }
 
     let arguments: [String]
-    var output: (String) -> Void = { print($0) }
-    var errorOutput: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    private let echo: ArgumentEcho
+    /// Lines for stdout and stderr, already scrubbed of arguments. Write errors never trap
+    /// (StandardStream); main.swift decides what a failed stdout means for the exit status.
+    var writeOutput: (String) -> Void = { StandardStream.output.write($0 + "\n") }
+    var writeError: (String) -> Void = { StandardStream.error.write($0 + "\n") }
 
     init(arguments: [String]) {
         self.arguments = arguments
+        echo = ArgumentEcho(arguments: arguments, vocabulary: Options.commands.union(["anthropic", "openai"])
+                                .union(PlatformCredentialStore.availableNames), pathFlags: ["--records"])
+    }
+
+    private func output(_ text: String) { writeOutput(echo.scrub(text)) }
+    private func errorOutput(_ text: String) { writeError(echo.scrub(text)) }
+
+    /// A connection's status line without its id when the id came from the command line.
+    private func named(_ status: ConnectionStatus) -> String {
+        let text = status.description
+        let prefix = status.connectionID + ": "
+        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 
     func run() -> Int32 {
@@ -46,7 +63,7 @@ struct CredentialsCommand {
     private func makeManager(_ options: Options) throws -> ConnectionManager {
         let storeName = options.store ?? PlatformCredentialStore.name
         guard let store = PlatformCredentialStore.make(named: storeName) else {
-            throw UsageError(description: "store \(storeName.debugDescription) is not available here (available: \(PlatformCredentialStore.availableNames.joined(separator: ", ")))")
+            throw UsageError(description: "the store asked for is not available here (available: \(PlatformCredentialStore.availableNames.joined(separator: ", ")))")
         }
         let repository: ConnectionRepository
         if let path = options.recordsPath {
@@ -66,21 +83,21 @@ struct CredentialsCommand {
             let id = try options.requireConnection()
             let provider = ProviderKind(options.provider ?? "anthropic")
             guard let baseURL = options.baseURL.flatMap(URL.init(string:)) ?? Self.defaultBaseURL(provider) else {
-                throw UsageError(description: "--base-url is required for provider \(provider)")
+                throw UsageError(description: "--base-url is required for this provider (anthropic and openai have defaults)")
             }
             var reader = SecretReader()
-            let key = try reader.read(prompt: "API key for \(id)")
+            let key = try reader.read(prompt: "API key")
             var headers: [String: Secret] = [:]
-            for name in options.headers {
-                headers[name] = try reader.read(prompt: "Value of protected header \(name)")
+            for (n, name) in options.headers.enumerated() {
+                headers[name] = try reader.read(prompt: "Value of protected header \(n + 1) of \(options.headers.count)")
             }
             let draft = ConnectionRecord(id: id, provider: provider, displayName: options.displayName ?? id, baseURL: baseURL,
                                          modelPreferences: ModelPreferences(defaultModel: options.model))
             try manager.configure(draft, apiKey: key, protectedHeaders: headers)
-            output(try manager.status(of: id).description)
+            output(named(try manager.status(of: id)))
         case "status":
             if let id = options.connection {
-                output(try manager.status(of: id).description)
+                output(named(try manager.status(of: id)))
             } else {
                 let records = try manager.records()
                 if records.isEmpty { output("no connections") }
@@ -89,12 +106,12 @@ struct CredentialsCommand {
         case "rotate":
             let id = try options.requireConnection()
             var reader = SecretReader()
-            let key = try reader.read(prompt: "New API key for \(id)")
+            let key = try reader.read(prompt: "New API key")
             switch try manager.rotate(id, newKey: key) {
             case .completed:
-                output(try manager.status(of: id).description)
+                output(named(try manager.status(of: id)))
             case .completedWithPendingCleanup(_, let pending, let failure):
-                output(try manager.status(of: id).description)
+                output(named(try manager.status(of: id)))
                 errorOutput("warning: the old key \(pending) could not be deleted yet (\(failure)); run `keyshape-credentials cleanup`")
                 return Exit.incomplete
             }

@@ -1,5 +1,6 @@
 import CredentialStore
 import Foundation
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,7 +52,7 @@ struct SecretReader {
     }
 
     private static func readWithoutEcho(prompt: String) throws -> String {
-        FileHandle.standardError.write(Data("\(prompt): ".utf8))
+        StandardStream.error.write("\(prompt): ")
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw ReadError.terminal(String(cString: strerror(errno))) }
         var silent = original
@@ -59,7 +60,7 @@ struct SecretReader {
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else { throw ReadError.terminal(String(cString: strerror(errno))) }
         defer {
             _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
-            FileHandle.standardError.write(Data("\n".utf8))
+            StandardStream.error.write("\n")
         }
         guard let line = Swift.readLine(strippingNewline: true) else { throw ReadError.endOfInput(prompt) }
         return line

@@ -23,6 +23,12 @@ public struct ChildEnd: Sendable, Equatable, CustomStringConvertible {
     public var signal: Int32?
     public var timedOut = false
 
+    public init(exitStatus: Int32?, signal: Int32?, timedOut: Bool = false) {
+        self.exitStatus = exitStatus
+        self.signal = signal
+        self.timedOut = timedOut
+    }
+
     public var description: String {
         if timedOut { return "timed out" }
         if let signal { return "killed by signal \(signal)" }
