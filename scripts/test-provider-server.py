@@ -24,6 +24,9 @@ Behaviour is chosen by the first path segment of the base URL, so one server cov
   /status/CODE/...   that status with a provider-style error body; 429 and 529/503 carry
                      Retry-After: 7. The 401 body echoes the received credential, the way a
                      careless provider might, so the client's scrubbing is exercised.
+  /echo-mangled/CODE/...  that status, the error body echoing each received credential the
+                     ways a careless provider might besides whole: without its first 10
+                     characters (a key's prefix), upper-cased, and a 12-character piece.
   /redirect-port/PORT/REST   307 to http://127.0.0.1:PORT/REST (another origin)
   /redirect-same/REST        307 to /REST on this port (same origin)
 The API is chosen by the path's end: .../v1/messages is Anthropic, .../chat/completions OpenAI.
@@ -99,6 +102,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.redirect("/" + "/".join(parts[1:]))
         elif head == "status":
             self.fail(int(parts[1]))
+        elif head == "echo-mangled":
+            self.fail(int(parts[1]), mangled=True)
         else:
             try:
                 request = json.loads(body or b"{}")
@@ -128,12 +133,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def fail(self, status):
+    def fail(self, status, mangled=False):
         extra = [("Retry-After", "7")] if status in (429, 503, 529) else []
         kinds = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                  429: "rate_limit_error", 529: "overloaded_error"}
         message = "request failed"
-        if status == 401:
+        if mangled:
+            pieces = []
+            for name, value in self.credentials:
+                bare = value.split(" ", 1)[-1]  # without a scheme such as "Bearer "
+                pieces.append("%s: key %s, normalised %s, ending in ...%s..." % (
+                    name, bare[10:], bare.upper(), bare[len(bare) // 2:len(bare) // 2 + 12]))
+            message = "invalid credentials; " + "; ".join(pieces)
+        elif status == 401:
             echoed = " ".join("%s=%s" % (name, value) for name, value in self.credentials)
             message = "invalid credentials: " + echoed
         self.send(status, {"type": "error", "error": {"type": kinds.get(status, "api_error"), "message": message}},

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,5 +29,38 @@ public enum OutputFile {
         // close(2) is where NFS and some FUSE file systems report a failed write.
         if close(fd) != 0 && failure == nil && errno != EINTR { failure = StandardStream.Failure(errno: errno) }
         return failure
+    }
+}
+
+/// A file opened once for appending (a log), created with mode 0600 when missing; each
+/// `append` writes its whole text with write(2). The first failure is kept and later
+/// appends are skipped, so a full disk never traps and never interleaves half lines.
+public final class AppendedFile: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    public private(set) var failure: StandardStream.Failure?
+
+    public init?(path: String) {
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+    }
+
+    deinit { close(fd) }
+
+    public func append(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil else { return }
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = unistdWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                failure = StandardStream.Failure(errno: n < 0 ? errno : EIO)
+                return
+            }
+        }
     }
 }

@@ -1,22 +1,21 @@
 import CredentialStore
 import Foundation
 import ProviderClient
+import StandardStreams
 
 /// `byok chat`: configure the connection if needed, confirm its origin, send, stream.
 struct ChatCommand {
     let options: ChatOptions
+    /// Scrubs what the arguments said out of every message on stderr.
+    let echo: ArgumentEcho
 
     /// Exit status: 0 answered, 1 the provider or network failed, 2 refused or misused.
     func run() async -> Int32 {
         var sinks: [LogSink] = []
-        if options.verbose { sinks.append(JSONLinesLogSink(handle: .standardError)) }
+        if options.verbose { sinks.append(JSONLinesLogSink { StandardStream.error.write($0) }) }
         if let path = options.logFile {
-            if !FileManager.default.fileExists(atPath: path) {
-                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            guard let handle = FileHandle(forWritingAtPath: path) else { return fail("cannot open \(path)") }
-            handle.seekToEndOfFile()
-            sinks.append(JSONLinesLogSink(handle: handle))
+            guard let log = AppendedFile(path: path) else { return fail("\(path): cannot open the log file") }
+            sinks.append(JSONLinesLogSink { log.append($0) })
         }
         let redactor: Redactor
         do {
@@ -27,7 +26,9 @@ struct ChatCommand {
         let logger = ClientLogger(sink: sinks.isEmpty ? nil : FanOutSink(sinks), redactor: redactor,
                                   minimumLevel: options.verbose ? .debug : .info)
 
-        guard let store = PlatformCredentialStore.make(named: options.store) else { return fail("unknown store \(options.store)") }
+        guard let store = PlatformCredentialStore.make(named: options.store) else {
+            return fail("the store asked for is not available (available: \(PlatformCredentialStore.availableNames.joined(separator: ", ")))")
+        }
         let repository: ConnectionRepository = options.metadataFile.map { JSONFileConnectionRepository(fileURL: URL(fileURLWithPath: $0)) }
             ?? InMemoryConnectionRepository()
         let manager = ConnectionManager(store: store, repository: repository)
@@ -54,7 +55,7 @@ struct ChatCommand {
             write("\n")
             return 0
         } catch {
-            FileHandle.standardError.write(Data("byok: \(logger.describe(error))\n".utf8))
+            StandardStream.error.write(echo.scrub("byok: \(logger.describe(error))") + "\n")
             return error is RequestRefusal ? 2 : 1
         }
     }
@@ -71,9 +72,9 @@ struct ChatCommand {
                                       baseURL: options.resolvedBaseURL,
                                       modelPreferences: ModelPreferences(defaultModel: options.model))
         var headers: [String: CustomHeaderValue] = options.publicHeaders.mapValues { .public($0) }
-        let key = try prompt.read("API key for \(options.connection)")
-        for name in options.protectedHeaders {
-            headers[name] = .protected(try prompt.read("value of header \(name)"))
+        let key = try prompt.read("API key")
+        for (n, name) in options.protectedHeaders.enumerated() {
+            headers[name] = .protected(try prompt.read("value of protected header \(n + 1) of \(options.protectedHeaders.count)"))
         }
         return try ConnectionProfile.configure(record, apiKey: key, headers: headers, api: options.api,
                                                authentication: options.authentication, in: manager)
@@ -84,7 +85,7 @@ struct ChatCommand {
         let record = try manager.record(for: options.connection)
         guard let origin = Origin(url: record.baseURL) else { return }
         if Origin.wellKnown.contains(origin) || client.confirmations.isConfirmed(origin, for: record.id) { return }
-        if options.confirm == origin.description || prompt.confirm("Send the credentials of \(record.id) to \(origin)?") {
+        if options.confirm == origin.description || prompt.confirm("Send the credentials of this connection to \(origin)?") {
             client.confirmations.confirm(origin, for: record.id)
             return
         }
@@ -102,12 +103,14 @@ struct ChatCommand {
         }
     }
 
+    /// The answer, as the provider sent it. A write error never traps (StandardStream);
+    /// main.swift decides what a failed stdout means.
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
     }
 
     private func fail(_ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("byok: \(message)\n".utf8))
+        StandardStream.error.write(echo.scrub("byok: \(message)") + "\n")
         return 2
     }
 }

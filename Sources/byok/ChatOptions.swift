@@ -94,13 +94,24 @@ struct ChatOptions {
                 guard pair.count == 2 else { throw UsageError(description: "--header needs NAME=VALUE") }
                 publicHeaders[pair[0]] = pair[1]
             case "--protected-header": protectedHeaders.append(try value(flag))
-            default: throw UsageError(description: "unknown option \(flag)")
+            // Never the option itself: it may be a key pasted in the wrong place.
+            default: throw UsageError(description: "unknown option at argument \(index + 2) (see byok --help)")
             }
             index += 1
         }
         guard model != nil else { throw UsageError(description: "--model is required") }
         guard message != nil else { throw UsageError(description: "--message is required") }
     }
+
+    /// Words of byok itself, which messages may print even when they came as arguments;
+    /// anything else an argument said is scrubbed from messages (ArgumentEcho).
+    static var vocabulary: Set<String> {
+        Set(["chat", "anthropic", "openai", "x-api-key", "bearer", "none"] + ProviderAPI.allCases.map(\.rawValue)
+            + PlatformCredentialStore.availableNames)
+    }
+    /// Flags whose values say where things go (files, the endpoint and the origin the user
+    /// confirms), which messages name.
+    static let placeFlags: Set<String> = ["--base-url", "--confirm", "--metadata", "--rules", "--log"]
 
     var resolvedBaseURL: URL {
         if let baseURL { return baseURL }

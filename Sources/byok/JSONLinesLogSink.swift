@@ -1,9 +1,10 @@
 import Foundation
 import ProviderClient
 
-/// Writes the client's (already redacted) log records as JSON lines to a file or stderr.
+/// Writes the client's (already redacted) log records as JSON lines to stderr or a file,
+/// through `write`, which never traps on a write error.
 final class JSONLinesLogSink: LogSink, @unchecked Sendable {
-    private let handle: FileHandle
+    private let write: @Sendable (String) -> Void
     private let lock = NSLock()
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -12,13 +13,13 @@ final class JSONLinesLogSink: LogSink, @unchecked Sendable {
         return encoder
     }()
 
-    init(handle: FileHandle) {
-        self.handle = handle
+    init(write: @escaping @Sendable (String) -> Void) {
+        self.write = write
     }
 
     func write(_ record: LogRecord) {
         guard let data = try? encoder.encode(record) else { return }
         lock.lock(); defer { lock.unlock() }
-        handle.write(data + Data("\n".utf8))
+        write(String(decoding: data, as: UTF8.self) + "\n")
     }
 }

@@ -1,5 +1,6 @@
 import CredentialStore
 import Foundation
+import StandardStreams
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,7 +32,7 @@ struct SecretPrompt {
             pipedLines = lines
             return Secret(value)
         }
-        FileHandle.standardError.write(Data("\(prompt): ".utf8))
+        StandardStream.error.write("\(prompt): ")
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw Failure(description: "cannot read from the terminal") }
         var silent = original
@@ -39,7 +40,7 @@ struct SecretPrompt {
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else { throw Failure(description: "cannot turn off echo") }
         defer {
             _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
-            FileHandle.standardError.write(Data("\n".utf8))
+            StandardStream.error.write("\n")
         }
         guard let line = Swift.readLine(strippingNewline: true) else { throw Failure(description: "no \(prompt) entered") }
         return Secret(line.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -48,7 +49,7 @@ struct SecretPrompt {
     /// A yes/no question on the terminal; false when there is no terminal to ask on.
     func confirm(_ question: String) -> Bool {
         guard isInteractive else { return false }
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        StandardStream.error.write("\(question) [y/N] ")
         return Swift.readLine()?.lowercased().hasPrefix("y") ?? false
     }
 }

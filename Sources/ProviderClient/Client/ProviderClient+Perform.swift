@@ -113,7 +113,7 @@ extension ProviderClient {
         return try RequestBody.decodeResponse(buffered, api: prepared.api)
     }
 
-    /// The error body, for diagnosis: scrubbed of this request's exact values first, then
+    /// The error body, for diagnosis: scrubbed of this request's values (and pieces) first, then
     /// of anything key-shaped, then cut short.
     private func logErrorBody(_ body: Data, status: Int, prepared: RequestBoundary.Prepared) {
         let excerpt = String(decoding: body.prefix(Self.loggedErrorBody), as: UTF8.self)

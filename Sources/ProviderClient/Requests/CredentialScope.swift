@@ -10,9 +10,10 @@ import FoundationNetworking
 /// long-lived (client, transport, logger, singleton) ever stores one, so a key stored or
 /// rotated after the client was created is what the next request reads.
 ///
-/// While the request runs, the scope also scrubs the exact values out of any text the
-/// response produces, before the rule-based redaction runs; a provider that echoes the key
-/// in an error body is caught even when the key has no known shape.
+/// While the request runs, the scope also scrubs the values (and any 8-character piece of
+/// them, in any case) out of any text the response produces, before the rule-based
+/// redaction runs; a provider that echoes the key in an error body is caught even when the
+/// key has no known shape.
 struct CredentialScope: Sendable {
     /// Header name, the bare value, and a scheme prefix (`Bearer `) written before it.
     private(set) var headers: [(name: String, value: Secret, prefix: String)] = []
@@ -36,15 +37,13 @@ struct CredentialScope: Sendable {
         headers.contains { $0.value.characterCount >= Self.minimumSearchableLength && $0.value.occurs(in: text) }
     }
 
-    /// `text` with every searchable value replaced by `<redacted>`.
+    /// `text` with every run of 8 or more characters of a searchable value, in any letter
+    /// case, replaced by `<redacted>` (SecretRuns): a provider echoing the key without its
+    /// prefix, upper-cased or in part is caught as well as one echoing it whole.
     func scrub(_ text: String) -> String {
-        var result = text
-        for header in headers where header.value.characterCount >= Self.minimumSearchableLength {
-            header.value.withRevealedValue { raw in
-                result = result.replacingOccurrences(of: raw, with: Redactor.placeholder)
-            }
-        }
-        return result
+        let values = headers.filter { $0.value.characterCount >= Self.minimumSearchableLength }
+            .map { header in header.value.withRevealedValue { Array($0.utf8) } }
+        return SecretRuns.scrub(text, secrets: values, minimumRun: Self.minimumSearchableLength, placeholder: Redactor.placeholder)
     }
 
     /// Writes the headers into the request: the only place values leave a `Secret`.
