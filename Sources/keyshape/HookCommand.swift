@@ -43,7 +43,7 @@ enum HookCommand {
         } catch {
             throw UsageError(message: "\(hookPath): cannot write the hook (\(FileErrors.describe(error)))")
         }
-        Terminal.out("installed \(name) hook: \(hookPath)\n")
+        Terminal.outLine("installed \(name) hook: \(hookPath)")
         return 0
     }
 

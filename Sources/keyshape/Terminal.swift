@@ -10,6 +10,9 @@ enum Terminal {
     /// Report or listing text, written as it is: reporters escape what came from outside.
     static func out(_ text: String) { StandardStream.output.write(text) }
 
+    /// One line on stdout that keyshape composed around a name (a path): escaped like `err`.
+    static func outLine(_ text: String) { StandardStream.output.write(DisplayText.escaped(text) + "\n") }
+
     /// One or more stderr lines (errors, warnings, notes, the summary). Everything but the
     /// final newline goes through DisplayText.escaped, so a file, section or rule name in a
     /// message can neither start a line of its own nor drive the terminal, whichever call
