@@ -10,6 +10,12 @@ public struct ScanOptions: Sendable {
     /// Fingerprints to leave out of the report.
     public var baseline: Set<String> = []
     public var hashKey: String = ""
+    /// Report findings on `keyshape:allow` / `gitleaks:allow` lines too (`--ignore-inline-allow`:
+    /// auditors of a repository they do not trust).
+    public var ignoreInlineAllow = false
+    /// Keep the suppressed findings themselves (`--include-suppressed`), not only their
+    /// counts. Costs a secret hash for each distinct suppressed value.
+    public var keepSuppressed = false
     /// Size of the bounded read buffer per worker.
     public var chunkSize = 8 << 20
 

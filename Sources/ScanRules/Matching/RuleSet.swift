@@ -49,6 +49,8 @@ public final class RuleSet: @unchecked Sendable {
 
     /// Whether a global allowlist drops every finding in `path` whatever the content. Such
     /// files need not be read at all. `path` is only built when some allowlist could match.
+    /// A pattern that gives up answers false: the file is read, and each finding in it meets
+    /// the same pattern again in the matcher, where the failure is an error entry.
     public func allowsWholeFile(_ path: @autoclosure () -> String, scratch: MatchScratch) -> Bool {
         if wholeFilePaths.isEmpty { return false }
         let path = path()
