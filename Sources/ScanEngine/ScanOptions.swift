@@ -16,6 +16,10 @@ public struct ScanOptions: Sendable {
     /// Keep the suppressed findings themselves (`--include-suppressed`), not only their
     /// counts. Costs a secret hash for each distinct suppressed value.
     public var keepSuppressed = false
+    /// The settings files in force and the scanned root's config left unread (`--no-config`),
+    /// for the summary only: scanning never reads these.
+    public var configFiles: [String] = []
+    public var ignoredConfigFiles: [String] = []
     /// Size of the bounded read buffer per worker.
     public var chunkSize = 8 << 20
 

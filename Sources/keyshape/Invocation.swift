@@ -15,6 +15,10 @@ struct Invocation {
     var rulePaths: [String] = []
     var noBuiltinRules = false
     var config: String?
+    /// `--no-config`: the scanned root's `.keyshape.toml` is not read (a `--config FILE` still is).
+    var noConfig = false
+    var ignoreInlineAllow = false
+    var includeSuppressed = false
     var baseline: String?
     var writeBaseline: String?
     var exitCode: Int32 = 1
