@@ -19,6 +19,9 @@ struct Invocation {
     var noConfig = false
     var ignoreInlineAllow = false
     var includeSuppressed = false
+    /// `--enable-rule ID` (only these rules) and `--disable-rule ID`, as given.
+    var enabledRules: [String] = []
+    var disabledRules: [String] = []
     var baseline: String?
     var writeBaseline: String?
     var exitCode: Int32 = 1

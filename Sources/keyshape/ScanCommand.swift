@@ -24,7 +24,9 @@ enum ScanCommand {
         let rules = try RuleSources.load(inv)
         let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig)
         for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
-        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists)
+        let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(rules.files))
+        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
+        if ruleSet.rules.isEmpty { throw UsageError(message: "--disable-rule left no rule to run") }
         var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
         options.ignoreInlineAllow = inv.ignoreInlineAllow
         options.keepSuppressed = inv.includeSuppressed
