@@ -40,6 +40,10 @@ struct ConfigFile {
         }
         let file = try RuleLoader.load(text: text, file: path, kind: .config)
         var config = ConfigFile(allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
+        // A config (which a scanned repository can bring) never switches rules off.
+        if !file.disabledRules.isEmpty {
+            config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in a config file (use --disable-rule)")
+        }
         if let scan = file.settings {
             for key in scan.keys {
                 let pos = scan.position(of: key).map { "\(path):\($0.line):\($0.column)" } ?? path

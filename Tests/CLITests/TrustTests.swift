@@ -53,6 +53,17 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(keyshape(["scan", tmp.path, "--no-config"]).status, 1)
     }
 
+    /// A repository's config cannot switch rules off.
+    func testConfigCannotDisableRules() {
+        let tmp = TempDir()
+        tmp.write("a.txt", "token = \(secret)\n")
+        tmp.write(".keyshape.toml", "[extend]\ndisabledRules = ['keyshape-canary']\n[[rules]]\nid = 'keyshape-canary'\nregex = 'never'\n")
+        let r = keyshape(["scan", tmp.path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("disabledRules` is ignored in a config file"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("rules in a config file are ignored"), r.stderr)
+    }
+
     func testIgnoreInlineAllowReportsMarkedLines() {
         let tmp = TempDir()
         tmp.write("a.txt", "token = \(secret) # keyshape:allow\nother = \(canary("trust2")) // gitleaks:allow\n")
