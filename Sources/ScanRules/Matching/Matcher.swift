@@ -13,9 +13,9 @@ public struct RuleMatch: Sendable, Hashable {
     /// A global allowlist (the config file's, or a rule file's top-level ones) allows it: only
     /// reported when the matcher was asked to (`reportsAllowlisted`), so the scanner can count
     /// it. A rule's own allowlists are part of its definition, like its entropy minimum, and
-    /// held to its examples by `rules check`: what they drop is no finding (the builtin
-    /// generic rules drop every `password = "changeme"` that way, which counting would drown
-    /// the suppressions a config asked for in).
+    /// held to its examples by `rules check`: what they drop is no finding. (The builtin
+    /// generic rules drop every `password = "changeme"` that way; counting those would bury
+    /// the suppressions a config asked for.)
     public var allowlisted = false
 }
 
