@@ -5,6 +5,9 @@ public struct ScanResult: Sendable {
     public var stats: ScanStats
     /// The rules that were loaded, for SARIF's `tool.driver.rules`.
     public var rules: [RuleInfo]
+    /// Suppressed findings, only when the run asked to keep them (`ScanOptions.keepSuppressed`);
+    /// their counts are in `stats.suppressed` either way.
+    public var suppressed: [SuppressedFinding] = []
 
     public init(findings: [Finding] = [], issues: [ScanIssue] = [], stats: ScanStats = ScanStats(), rules: [RuleInfo] = []) {
         self.findings = findings

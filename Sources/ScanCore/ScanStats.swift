@@ -6,6 +6,11 @@ public struct ScanStats: Sendable, Equatable {
     public var blobs: Int = 0
     public var binaries: Int = 0
     public var seconds: Double = 0
+    /// Findings that allowlists, inline markers and the baseline kept out of the report.
+    public var suppressed = SuppressionCounts()
+    /// Files (in history: blobs) that a path-only allowlist covers, so they were not read:
+    /// what they hold cannot be counted as findings.
+    public var allowlistedFiles = 0
 
     public init() {}
 
@@ -15,5 +20,7 @@ public struct ScanStats: Sendable, Equatable {
         commits += other.commits
         blobs += other.blobs
         binaries += other.binaries
+        suppressed.add(other.suppressed)
+        allowlistedFiles += other.allowlistedFiles
     }
 }

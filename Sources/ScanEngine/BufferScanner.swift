@@ -14,12 +14,17 @@ struct BufferFinding {
     var column: Int?
     var endLine: Int?
     var endColumn: Int?
+    /// The secret hash; for a suppressed finding of a run that keeps none, an in-memory
+    /// identity only (see `BufferScanner.identities`), never printed.
     var secretHash: String
+    /// Set when an allowlist or an inline marker suppresses it: it is counted, not reported.
+    var suppression: Suppression? = nil
 }
 
 /// Scans one buffer of any origin (a file chunk, a git blob, a staged file): masks binary
-/// content to printable runs, runs the matcher, drops inline-allowed lines, computes line,
-/// column and secret hash. One per worker thread; its buffers are reused.
+/// content to printable runs, runs the matcher, marks allowlisted and inline-allowed
+/// findings as suppressed, computes line, column and secret hash. One per worker thread;
+/// its buffers are reused.
 final class BufferScanner {
     let matcher: Matcher
     let options: ScanOptions
@@ -31,6 +36,7 @@ final class BufferScanner {
     ///   deliberately slow hash is computed once.
     init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
         matcher = Matcher(ruleSet: ruleSet)
+        matcher.reportsAllowlisted = true
         self.options = options
         self.hashes = hashes ?? SecretHashMemo(key: options.hashKey)
         maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
@@ -49,6 +55,26 @@ final class BufferScanner {
     /// The secret hashes of several findings' bytes at once (new ones computed together).
     func secretHashes(_ secrets: [UnsafeRawBufferPointer]) -> [String] { hashes.hashes(secrets) }
 
+    /// What identifies each finding within this run: the secret hash for findings that may be
+    /// reported (and for every finding when the run keeps suppressed ones), else, for a
+    /// suppressed finding that is only counted, a fast keyed hash with a per-process random
+    /// key. That one is never printed (such findings never become a `Finding`); it spares the
+    /// deliberately slow hash for every allowlisted example value, while history can still
+    /// tell whether a suppressed secret is new at a commit.
+    func identities(_ secrets: [UnsafeRawBufferPointer], suppressed: [Bool]) -> [String] {
+        if options.keepSuppressed || !suppressed.contains(true) { return hashes.hashes(secrets) }
+        var out = [String](repeating: "", count: secrets.count)
+        let slow = secrets.indices.filter { !suppressed[$0] }
+        for (i, h) in zip(slow, hashes.hashes(slow.map { secrets[$0] })) { out[i] = h }
+        for i in secrets.indices where suppressed[i] {
+            var hasher = Hasher()
+            hasher.combine(bytes: secrets[i])
+            let s = String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 16)
+            out[i] = String(repeating: "0", count: 16 - s.count) + s
+        }
+        return out
+    }
+
     /// - Parameters:
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.
@@ -63,7 +89,7 @@ final class BufferScanner {
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
               linesBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
               hashSecrets: Bool = true,
-              onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
+              onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Int {
         let buffer: UnsafeRawBufferPointer
         if isBinary {
             if maskBuffer.count < input.count {
@@ -80,14 +106,19 @@ final class BufferScanner {
         // hashed together (side by side where the CPU allows).
         var found: [BufferFinding] = []
         matcher.scan(buffer, context: context, accept: accept, reference: isBinary ? nil : reference, onMatch: { m in
-            // Inline allow markers on the secret's line or the match's first line.
-            let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
-            if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[secretLine])) { return }
-            if !secretLine.contains(m.match.lowerBound) {
-                let matchLine = Matcher.lineRange(containing: m.match.lowerBound, in: buffer)
-                if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[matchLine])) { return }
-            }
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "")
+            if m.allowlisted {
+                finding.suppression = .allowlist
+            } else if !options.ignoreInlineAllow {
+                // Inline allow markers on the secret's line or the match's first line.
+                let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
+                if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[secretLine])) {
+                    finding.suppression = .inline
+                } else if !secretLine.contains(m.match.lowerBound) {
+                    let matchLine = Matcher.lineRange(containing: m.match.lowerBound, in: buffer)
+                    if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[matchLine])) { finding.suppression = .inline }
+                }
+            }
             if !isBinary {
                 let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
                 let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
@@ -97,9 +128,9 @@ final class BufferScanner {
                 finding.endColumn = end.column
             }
             found.append(finding)
-        }, onFailure: { f in onFailure(f.ruleIndex, f.message) })
+        }, onFailure: onFailure)
         if hashSecrets && !found.isEmpty {
-            let computed = hashes.hashes(found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) })
+            let computed = identities(found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) }, suppressed: found.map { $0.suppression != nil })
             for i in found.indices { found[i].secretHash = computed[i] }
         }
         for finding in found { onFinding(finding) }

@@ -17,12 +17,14 @@ final class FileScanner {
     var findings: [Finding] = []
     var issues: [ScanIssue] = []
     var stats = ScanStats()
+    var suppressed: SuppressionTally
 
     init(ruleSet: RuleSet, options: ScanOptions, progress: ScanProgress? = nil, hashes: SecretHashMemo? = nil) {
         scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes)
         reader = ChunkReader(chunkSize: options.chunkSize, overlap: min(64 << 10, options.chunkSize / 4))
         self.options = options
         self.progress = progress
+        suppressed = SuppressionTally(keep: options.keepSuppressed)
     }
 
     func scan(_ entry: FileEntry) {
@@ -32,15 +34,14 @@ final class FileScanner {
             return
         }
         var linesBefore = 0
-        var failedRules = Set<Int>()
+        var failedRules = Set<[Int]>()
         var binary = false
         var layout: BinaryLayout? = nil
         let context = MatchContext(path: entry.displayPath)
-        let onFailure = { (ruleIndex: Int, message: String) in
-            if failedRules.insert(ruleIndex).inserted {
-                let id = self.scanner.rules[ruleIndex].id
-                self.issues.append(ScanIssue(path: entry.displayPath,
-                                             message: "rule `\(id)` gave up (\(message)); that rule's results for this file are incomplete"))
+        let onFailure = { (failure: RuleFailure) in
+            if failedRules.insert(failure.key).inserted {
+                let id = self.scanner.rules[failure.ruleIndex].id
+                self.issues.append(ScanIssue(path: entry.displayPath, message: failure.describe(ruleId: id, unit: "file")))
             }
         }
         do {
@@ -74,7 +75,7 @@ final class FileScanner {
     /// Text that toolchains store as UTF-16LE (CFString literals, `__ustring`, resources):
     /// decoded to ASCII and matched like any other text, reported at its bytes in the file.
     private func scanUTF16(_ chunk: Chunk, layout: BinaryLayout, entry: FileEntry, context: MatchContext,
-                           onFailure: (Int, String) -> Void) {
+                           onFailure: (RuleFailure) -> Void) {
         decoded.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
         UTF16Runs.extract(chunk.bytes, baseOffset: chunk.fileOffset, minLength: options.minStringLength, into: &decoded, runs: &runs)
@@ -108,8 +109,9 @@ final class FileScanner {
             location.endColumn = f.endColumn
         }
         let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: entry.displayPath, section: location.section, secretHash: f.secretHash)
-        if options.baseline.contains(fingerprint) { return }
-        findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint,
-                                secretHash: f.secretHash, location: location))
+        let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: f.secretHash, location: location) }
+        if let kind = f.suppression { suppressed.add(kind, finding); return }
+        if options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); return }
+        findings.append(finding())
     }
 }

@@ -10,6 +10,16 @@ public struct ScanOptions: Sendable {
     /// Fingerprints to leave out of the report.
     public var baseline: Set<String> = []
     public var hashKey: String = ""
+    /// Report findings on `keyshape:allow` / `gitleaks:allow` lines too (`--ignore-inline-allow`:
+    /// auditors of a repository they do not trust).
+    public var ignoreInlineAllow = false
+    /// Keep the suppressed findings themselves (`--include-suppressed`), not only their
+    /// counts. Costs a secret hash for each distinct suppressed value.
+    public var keepSuppressed = false
+    /// The settings files in force and the scanned root's config left unread (`--no-config`),
+    /// for the summary only: scanning never reads these.
+    public var configFiles: [String] = []
+    public var ignoredConfigFiles: [String] = []
     /// Size of the bounded read buffer per worker.
     public var chunkSize = 8 << 20
 

@@ -52,7 +52,9 @@ public final class Scanner: @unchecked Sendable {
                 scanner.scan(files[index])
                 progress.filesDone.add(1, ordering: .relaxed)
             }
-            results.store(worker, findings: scanner.findings, issues: scanner.issues, stats: scanner.stats)
+            var stats = scanner.stats
+            stats.suppressed = scanner.suppressed.counts
+            results.store(worker, findings: scanner.findings, issues: scanner.issues, stats: stats, suppressed: scanner.suppressed.kept)
         }
 
         var result = ScanResult(rules: ruleSet.ruleInfos)
@@ -61,15 +63,16 @@ public final class Scanner: @unchecked Sendable {
             result.findings += results.findings[w]
             result.issues += results.issues[w]
             result.stats.add(results.stats[w])
+            result.suppressed += results.suppressed[w]
         }
+        result.stats.allowlistedFiles = listing.files.count - wanted.count
         result.findings.sort()
+        result.suppressed.sort()
         result.issues.sort()
         result.stats.seconds = Date().timeIntervalSince(started)
-        var notes = listing.notes
-        if wanted.count < listing.files.count {
-            notes.append(ScanIssue(path: "", message: "\(listing.files.count - wanted.count) files not read: allowlisted by path"))
-        }
-        return (result, notes)
+        // Files an allowlist kept from being read are counted in stats.allowlistedFiles (the
+        // summary says so), not left to a note.
+        return (result, listing.notes)
     }
 }
 
@@ -78,16 +81,19 @@ final class WorkerResults: @unchecked Sendable {
     var findings: [[Finding]]
     var issues: [[ScanIssue]]
     var stats: [ScanStats]
+    var suppressed: [[SuppressedFinding]]
     let lock = NSLock()
 
     init(count: Int) {
         findings = Array(repeating: [], count: count)
         issues = Array(repeating: [], count: count)
         stats = Array(repeating: ScanStats(), count: count)
+        suppressed = Array(repeating: [], count: count)
     }
 
-    func store(_ worker: Int, findings f: [Finding], issues i: [ScanIssue], stats s: ScanStats) {
+    func store(_ worker: Int, findings f: [Finding], issues i: [ScanIssue], stats s: ScanStats, suppressed k: [SuppressedFinding]) {
         lock.lock(); defer { lock.unlock() }
+        suppressed[worker] = k
         findings[worker] = f
         issues[worker] = i
         stats[worker] = s

@@ -3,12 +3,21 @@ import ScanCore
 /// `--format json` (one object) and `--format jsonl` (one finding a line), as contract.md shows.
 public enum JSONReporter {
     public static func report(_ result: ScanResult) -> String {
-        let root: JSONWriter.Value = .object([
+        var pairs: [(String, JSONWriter.Value)] = [
             ("tool", .object([("name", .string("keyshape")), ("version", .string(KeyshapeVersion.current))])),
             ("findings", .array(result.findings.map(finding))),
-            ("errors", .array(result.issues.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })),
-            ("stats", stats(result.stats)),
-        ])
+        ]
+        // Only with --include-suppressed: each suppressed finding, with why.
+        if !result.suppressed.isEmpty {
+            pairs.append(("suppressed", .array(result.suppressed.map { s in
+                guard case .object(var fields) = finding(s.finding) else { return finding(s.finding) }
+                fields.append(("suppression", .string(s.suppression.rawValue)))
+                return .object(fields)
+            })))
+        }
+        pairs.append(("errors", .array(result.issues.map { .object([("path", .string($0.path)), ("message", .string($0.message))]) })))
+        pairs.append(("stats", stats(result.stats)))
+        let root: JSONWriter.Value = .object(pairs)
         return JSONWriter.render(root, pretty: true) + "\n"
     }
 
@@ -18,7 +27,10 @@ public enum JSONReporter {
 
     static func stats(_ s: ScanStats) -> JSONWriter.Value {
         .object([("files", .int(s.files)), ("bytes", .int(s.bytes)), ("commits", .int(s.commits)),
-                 ("blobs", .int(s.blobs)), ("binaries", .int(s.binaries)), ("seconds", .double(s.seconds))])
+                 ("blobs", .int(s.blobs)), ("binaries", .int(s.binaries)), ("seconds", .double(s.seconds)),
+                 ("suppressed", .object([("allowlist", .int(s.suppressed.allowlist)), ("inline", .int(s.suppressed.inline)),
+                                         ("baseline", .int(s.suppressed.baseline))])),
+                 ("allowlistedFiles", .int(s.allowlistedFiles))])
     }
 
     static func finding(_ f: Finding) -> JSONWriter.Value {

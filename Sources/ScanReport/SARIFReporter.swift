@@ -6,9 +6,14 @@ import ScanCore
 public enum SARIFReporter {
     public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
-    public static func report(_ result: ScanResult) -> String {
+    /// - Parameter includeSuppressed: also a result for each suppressed finding (the result
+    ///   keeps them only when asked), carrying `suppressions`; every other result then carries
+    ///   an empty `suppressions` array, which in SARIF says "not suppressed".
+    public static func report(_ result: ScanResult, includeSuppressed: Bool = false) -> String {
+        let shown: [(Finding, Suppression?)] = result.findings.map { ($0, nil) }
+            + (includeSuppressed ? result.suppressed.map { ($0.finding, $0.suppression) } : [])
         // Only rules that fired, in a stable order, so ruleIndex is meaningful and the file small.
-        let used = Set(result.findings.map(\.rule))
+        let used = Set(shown.map(\.0.rule))
         let rules = result.rules.filter { used.contains($0.id) }
         var indexOf: [String: Int] = [:]
         for (i, r) in rules.enumerated() { indexOf[r.id] = i }
@@ -26,7 +31,7 @@ public enum SARIFReporter {
             ])
         }
 
-        let results: [JSONWriter.Value] = result.findings.map { f in
+        let results: [JSONWriter.Value] = shown.map { f, suppression in
             var pairs: [(String, JSONWriter.Value)] = [("ruleId", .string(f.rule))]
             if let i = indexOf[f.rule] { pairs.append(("ruleIndex", .int(i))) }
             pairs.append(("level", .string("error")))
@@ -36,6 +41,7 @@ public enum SARIFReporter {
                 ("keyshapeFingerprint/v1", .string(f.fingerprint)),
                 ("keyshapeSecretHash/v1", .string(f.secretHash)),
             ])))
+            if includeSuppressed { pairs.append(("suppressions", .array(suppression.map { [self.suppression($0)] } ?? []))) }
             return .object(pairs)
         }
 
@@ -71,6 +77,18 @@ public enum SARIFReporter {
             ("runs", .array([run])),
         ])
         return JSONWriter.render(root, pretty: true) + "\n"
+    }
+
+    /// A marker in the scanned file is `inSource`; a config or rule file's allowlist and the
+    /// baseline live outside the file: `external`.
+    static func suppression(_ kind: Suppression) -> JSONWriter.Value {
+        let (where_, why): (String, String)
+        switch kind {
+        case .inline: (where_, why) = ("inSource", "keyshape:allow or gitleaks:allow on the line")
+        case .allowlist: (where_, why) = ("external", "a global allowlist (config file or rule file)")
+        case .baseline: (where_, why) = ("external", "listed in the baseline file")
+        }
+        return .object([("kind", .string(where_)), ("status", .string("accepted")), ("justification", .string(why))])
     }
 
     static func message(_ f: Finding) -> String {

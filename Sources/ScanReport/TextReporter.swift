@@ -47,7 +47,12 @@ public enum TextReporter {
         if s.commits > 0 { scanned += ", \(s.commits) commits" }
         if s.blobs > 0 { scanned += ", \(s.blobs) blobs" }
         scanned += ", " + String(format1(mb)) + " MB in " + String(format1(s.seconds)) + " s"
-        return "keyshape: " + parts.joined(separator: ", ") + "; scanned " + scanned
+        var line = "keyshape: " + parts.joined(separator: ", ") + "; scanned " + scanned
+        // Never dropped silently: what allowlists, inline markers and the baseline kept out.
+        let q = s.suppressed
+        if q.total > 0 { line += "; suppressed \(q.total) (allowlist \(q.allowlist), inline \(q.inline), baseline \(q.baseline))" }
+        if s.allowlistedFiles > 0 { line += "; \(s.allowlistedFiles) not read (allowlisted by path)" }
+        return line
     }
 
     static func format1(_ d: Double) -> String {

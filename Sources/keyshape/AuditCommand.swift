@@ -54,14 +54,16 @@ enum AuditCommand {
 
         combined.findings.sort()
         combined.issues.sort()
+        combined.suppressed.sort()
         combined.stats.seconds = Date().timeIntervalSince(started)
-        return try Report.deliver(combined, inv)
+        return try Report.deliver(combined, inv, options)
     }
 
     static func merge(_ part: ScanResult, into combined: inout ScanResult) {
         combined.findings += part.findings
         combined.issues += part.issues
         combined.stats.add(part.stats)
+        combined.suppressed += part.suppressed
     }
 
     static func megabytes(_ bytes: Int) -> String {

@@ -15,6 +15,13 @@ struct Invocation {
     var rulePaths: [String] = []
     var noBuiltinRules = false
     var config: String?
+    /// `--no-config`: the scanned root's `.keyshape.toml` is not read (a `--config FILE` still is).
+    var noConfig = false
+    var ignoreInlineAllow = false
+    var includeSuppressed = false
+    /// `--enable-rule ID` (only these rules) and `--disable-rule ID`, as given.
+    var enabledRules: [String] = []
+    var disabledRules: [String] = []
     var baseline: String?
     var writeBaseline: String?
     var exitCode: Int32 = 1

@@ -7,7 +7,8 @@ enum RulesCommand {
     static func list(_ inv: Invocation) throws -> Int32 {
         let loaded = try RuleSources.load(inv)
         for w in loaded.warnings { Terminal.err("keyshape: warning: \(w)\n") }
-        let (set, _) = RuleSet.combining(loaded.files)
+        let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
+        let (set, _) = RuleSet.combining(loaded.files, keeping: selection.keeps)
         switch inv.format {
         case .json, .jsonl, .sarif:
             var items: [[String: Any]] = []
@@ -37,9 +38,13 @@ enum RulesCommand {
     static func check(_ inv: Invocation) throws -> Int32 {
         let loaded = try RuleSources.load(inv)
         for w in loaded.warnings { Terminal.err("keyshape: warning: \(w)\n") }
-        let problems = RuleChecker.check(files: loaded.files, requireExamples: inv.requireExamples)
-        let rules = loaded.files.reduce(0) { $0 + $1.rules.count }
-        let examples = loaded.files.reduce(0) { $0 + $1.rules.reduce(0) { $0 + $1.examples.count + $1.negativeExamples.count } }
+        // Only the selected rules are checked, and negative examples are held against those.
+        let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
+        var files = loaded.files
+        for i in files.indices { files[i].rules.removeAll { !selection.keeps($0.id) } }
+        let problems = RuleChecker.check(files: files, requireExamples: inv.requireExamples)
+        let rules = files.reduce(0) { $0 + $1.rules.count }
+        let examples = files.reduce(0) { $0 + $1.rules.reduce(0) { $0 + $1.examples.count + $1.negativeExamples.count } }
         for p in problems { Terminal.out(DisplayText.escaped("\(p)") + "\n") }
         if !inv.noBuiltinRules && examples == 0 {
             Terminal.err("keyshape: note: the builtin rules carry no examples in the binary; run `keyshape rules check --no-builtin-rules --rules Rules/` in a keyshape checkout to run them\n")

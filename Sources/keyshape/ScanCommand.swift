@@ -16,17 +16,23 @@ enum ScanCommand {
         let (result, notes) = scanner.scan(paths: roots)
         progress?.stop()
         for note in notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(result, inv)
+        return try Report.deliver(result, inv, options)
     }
 
     /// Rules, config and options as every scanning command (scan, history, staged, audit)
     /// takes them: flags first, then the config file found for `roots`, then defaults.
     static func prepare(_ inv: Invocation, roots: [String]) throws -> (RuleSet, ScanOptions) {
         let rules = try RuleSources.load(inv)
-        let config = try ConfigFile.load(explicit: inv.config, roots: roots)
+        let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig)
         for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
-        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists)
+        let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(rules.files))
+        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
+        if ruleSet.rules.isEmpty { throw UsageError(message: "--disable-rule left no rule to run") }
         var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
+        options.ignoreInlineAllow = inv.ignoreInlineAllow
+        options.keepSuppressed = inv.includeSuppressed
+        options.configFiles = config.path.map { [$0] } ?? []
+        options.ignoredConfigFiles = config.ignored.map { [$0] } ?? []
         options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
         options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
         options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
@@ -47,13 +53,14 @@ enum ScanCommand {
 
 /// Writes the report, the baseline and the summary, and picks the exit status.
 enum Report {
-    static func deliver(_ result: ScanResult, _ inv: Invocation) throws -> Int32 {
+    /// - Parameter options: the run's options, for the config files the summary names.
+    static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions) throws -> Int32 {
         let body: String
         switch inv.format {
         case .text: body = TextReporter.report(result)
         case .json: body = JSONReporter.report(result)
         case .jsonl: body = JSONReporter.reportLines(result)
-        case .sarif: body = SARIFReporter.report(result)
+        case .sarif: body = SARIFReporter.report(result, includeSuppressed: inv.includeSuppressed)
         }
         var status: Int32 = result.issues.isEmpty ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
         if let output = inv.output {
@@ -67,7 +74,12 @@ enum Report {
         if inv.format == .text || inv.output != nil {
             for issue in result.issues { Terminal.err("keyshape: error: \(issue)\n") }
         }
-        Terminal.err(TextReporter.summary(result) + "\n")
+        // Which settings were in force, so a CI log shows when the scanned tree's own config
+        // (which can allowlist anything) was read.
+        var summary = TextReporter.summary(result)
+        for path in options.configFiles { summary += "; config: " + path }
+        for path in options.ignoredConfigFiles { summary += "; config not read (--no-config): " + path }
+        Terminal.err(summary + "\n")
         return status
     }
 

@@ -14,6 +14,10 @@ struct CachedFinding: Sendable {
     var endColumn: Int32
     var byteOffset: Int
     var byteLength: Int32
+    /// Allowlisted or inline-allowed by the blob's bytes alone (scanned without path or commit);
+    /// findings of rules whose verdict depends on those are checked again with the real ones
+    /// (ContextVerifier).
+    var suppression: Suppression?
 
     init(_ f: BufferFinding) {
         ruleIndex = Int32(f.ruleIndex)
@@ -24,6 +28,7 @@ struct CachedFinding: Sendable {
         endColumn = Int32(clamping: f.endColumn ?? 0)
         byteOffset = f.range.lowerBound
         byteLength = Int32(clamping: f.range.count)
+        suppression = f.suppression
     }
 
     var hashText: String {
@@ -31,8 +36,11 @@ struct CachedFinding: Sendable {
         return String(repeating: "0", count: max(0, 16 - s.count)) + s
     }
 
-    /// Identity of the secret, for "was it already there".
-    var key: SecretKey { SecretKey(ruleIndex: ruleIndex, secretHash: secretHash) }
+    /// Identity of the secret, for "was it already there". Suppressed and reported findings
+    /// never share a key (their hashes may come from different functions, see
+    /// `BufferScanner.identities`): a secret inline-allowed in the parent and unmarked in the
+    /// child is new there, as it was before suppressed findings were kept at all.
+    var key: SecretKey { SecretKey(ruleIndex: ruleIndex, secretHash: secretHash, suppression: suppression) }
 
     func location(kind: Location.Kind, path: String?) -> Location {
         var l = Location(kind: kind, path: path, byteOffset: byteOffset, byteLength: Int(byteLength))
@@ -46,7 +54,7 @@ struct CachedFinding: Sendable {
     }
 }
 
-struct SecretKey: Hashable { var ruleIndex: Int32; var secretHash: UInt64 }
+struct SecretKey: Hashable { var ruleIndex: Int32; var secretHash: UInt64; var suppression: Suppression? }
 
 /// What scanning a blob gave. Blobs without findings cost one small entry.
 struct BlobEntry {

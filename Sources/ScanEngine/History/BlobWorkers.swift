@@ -147,11 +147,9 @@ final class BlobWorkers: @unchecked Sendable {
         if bytes.count > 0 {
             scanner.scan(bytes, isBinary: binary, context: MatchContext(), reference: reference, hashSecrets: false, onFinding: { f in
                 findings.append(CachedFinding(f))
-            }, onFailure: { ruleIndex, message in
-                let id = scanner.rules[ruleIndex].id
-                if !failures.contains(where: { $0.hasPrefix("rule `\(id)`") }) {
-                    failures.append("rule `\(id)` gave up (\(message)); that rule's results for this blob are incomplete")
-                }
+            }, onFailure: { failure in
+                let text = failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "blob")
+                if !failures.contains(text) { failures.append(text) }
             })
         }
         return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: bytes.count, binary: binary, issue: nil, ruleFailures: failures)
@@ -204,7 +202,7 @@ final class BlobWorkers: @unchecked Sendable {
                 condition.unlock()
                 // Keyword hits of this parcel's text blobs, by request index, for later versions.
                 var scanned: [Int: (item: Parcel.Item, hits: [UInt64])] = [:]
-                var unhashed: [(slot: Int, finding: Int, secret: UnsafeRawBufferPointer)] = []
+                var unhashed: [(slot: Int, finding: Int, secret: UnsafeRawBufferPointer, suppressed: Bool)] = []
                 for item in parcel.items {
                     let bytes = UnsafeRawBufferPointer(start: parcel.storage + item.offset, count: item.count)
                     var reference: HitReference?
@@ -215,14 +213,15 @@ final class BlobWorkers: @unchecked Sendable {
                     let outcome = BlobWorkers.scan(bytes, with: scanner, reference: reference)
                     if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, scanner.hits) }
                     for (k, f) in outcome.entry.findings.enumerated() {
-                        unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength))))
+                        unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength)),
+                                         f.suppression != nil))
                     }
                     parcel.results!.slots[item.index] = outcome
                 }
                 // The slow hash, for the whole parcel's secrets at once: new ones are computed
                 // side by side where the CPU allows.
                 if !unhashed.isEmpty {
-                    let hashes = scanner.secretHashes(unhashed.map(\.secret))
+                    let hashes = scanner.identities(unhashed.map(\.secret), suppressed: unhashed.map(\.suppressed))
                     for (u, h) in zip(unhashed, hashes) {
                         parcel.results!.slots[u.slot]!.entry.findings[u.finding].secretHash = UInt64(h, radix: 16) ?? 0
                     }

@@ -78,8 +78,10 @@ public final class HistoryScanner: @unchecked Sendable {
         run.verifier.close()
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
-        result.issues = run.issues.sorted()
+        result.issues = (run.issues + run.verifier.issues).sorted()
         result.stats = run.stats
+        result.stats.suppressed = run.suppressed.counts
+        result.suppressed = run.suppressed.kept.sorted()
         result.stats.seconds = Date().timeIntervalSince(input.started)
         return (result, run.notes)
     }
@@ -124,6 +126,7 @@ struct HistoryRun {
     var issues: [ScanIssue] = []
     var notes: [String] = []
     var stats = ScanStats()
+    var suppressed: SuppressionTally
     var gitlinkPaths = Set<String>()
 
     init(scanner: HistoryScanner, git: Git) {
@@ -132,6 +135,7 @@ struct HistoryRun {
         workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
                               count: scanner.options.jobs)
         verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
+        suppressed = SuppressionTally(keep: scanner.options.keepSuppressed)
     }
 
     static func displayPath(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -164,16 +168,19 @@ struct HistoryRun {
         Thread.detachNewThread {
             workers.reader.open()  // git's blob reader starts while the first batch is listed
             var requested = Set<ObjectID>()
+            var skipped = Set<ObjectID>()
             let scratch = ruleSet.makeScratch()
             while let batch = listed.takeAll() {
-                let requests = HistoryRun.blobsToScan(batch, requested: &requested, ruleSet: ruleSet, scratch: scratch)
+                let before = skipped.count
+                let requests = HistoryRun.blobsToScan(batch, requested: &requested, skipped: &skipped, ruleSet: ruleSet, scratch: scratch)
                 progress.filesTotal.add(requests.count, ordering: .relaxed)
-                read.put(ReadBatch(commits: batch, requests: requests, pending: workers.start(requests)))
+                read.put(ReadBatch(commits: batch, requests: requests, pending: workers.start(requests), allowlistedBlobs: skipped.count - before))
             }
             read.finish(error: listed.error)
         }
         while let batch = read.take() {
             record(batch.requests, batch.pending.outcomes())
+            stats.allowlistedFiles += batch.allowlistedBlobs
             for c in batch.commits { attribute(c) }
         }
         if let error = read.error { issues.append(ScanIssue(path: "", message: "\(error)")) }
@@ -183,6 +190,8 @@ struct HistoryRun {
         var commits: [CommitChanges]
         var requests: [BlobWorkers.Request]
         var pending: BlobWorkers.Pending
+        /// Blobs first met in this batch at a path a path-only allowlist covers, so not read.
+        var allowlistedBlobs: Int
     }
 
     /// The blobs a batch names (both sides of each change) that no earlier batch asked for.
@@ -196,13 +205,16 @@ struct HistoryRun {
     /// rebuilds its base again; read oldest first, one walk down the chain leaves every
     /// newer version in the cache. Measured on the benchmark repository: git cat-file ran
     /// 674 million instructions instead of 804 million for the same blobs.
-    static func blobsToScan(_ batch: [CommitChanges], requested: inout Set<ObjectID>, ruleSet: RuleSet, scratch: MatchScratch) -> [BlobWorkers.Request] {
+    /// - Parameter skipped: the blobs left unread at an allowlisted path so far (counted in
+    ///   the summary; one read at another path later still counts once here).
+    static func blobsToScan(_ batch: [CommitChanges], requested: inout Set<ObjectID>, skipped: inout Set<ObjectID>,
+                            ruleSet: RuleSet, scratch: MatchScratch) -> [BlobWorkers.Request] {
         var wanted: [(path: [UInt8], request: BlobWorkers.Request)] = []
         func want(_ id: ObjectID, _ mode: UInt32, path: [UInt8], commit: ObjectID, group: [UInt8]) {
             if id.isZero || mode == TreeChange.gitlinkMode || requested.contains(id) { return }
             // A path a path-only allowlist covers: its blob is not read there (the same blob
             // at another path is still scanned when that path asks for it).
-            if ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { return }
+            if ruleSet.allowsWholeFile(HistoryRun.displayPath(path), scratch: scratch) { skipped.insert(id); return }
             requested.insert(id)
             wanted.append((group, BlobWorkers.Request(id: id, path: path, commit: commit)))
         }
@@ -268,9 +280,13 @@ struct HistoryRun {
             for f in entry.findings where !before.contains(f.key) {
                 let p = path ?? HistoryRun.displayPath(ch.path)
                 path = p
-                if scanner.sensitivity.rules[Int(f.ruleIndex)]
-                    && !verifier.confirms(f, blob: ch.newBlob, path: p, commit: scanner.sensitivity.usesCommits[Int(f.ruleIndex)] ? c.commit.id.hex : nil) {
-                    continue
+                var suppression = f.suppression
+                if scanner.sensitivity.rules[Int(f.ruleIndex)] {
+                    switch verifier.verdict(f, blob: ch.newBlob, path: p, commit: scanner.sensitivity.usesCommits[Int(f.ruleIndex)] ? c.commit.id.hex : nil) {
+                    case .absent: continue
+                    case .reported: suppression = nil
+                    case .suppressed(let kind): suppression = kind
+                    }
                 }
                 let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
                 var location = f.location(kind: .commit, path: p)
@@ -281,8 +297,10 @@ struct HistoryRun {
                 location.date = c.commit.date
                 let hash = f.hashText
                 let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: p, section: nil, secretHash: hash)
-                if scanner.options.baseline.contains(fingerprint) { continue }
-                findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location))
+                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
+                if let suppression { suppressed.add(suppression, finding); continue }
+                if scanner.options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
+                findings.append(finding())
             }
         }
     }
@@ -321,13 +339,22 @@ struct HistoryRun {
                 for f in outcome.ruleFailures { issues.append(ScanIssue(path: place, message: f)) }
                 for f in outcome.entry.findings {
                     let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
-                    if scanner.sensitivity.rules[Int(f.ruleIndex)] && !verifier.confirms(f, blob: request.id, path: nil, commit: nil) { continue }
+                    var suppression = f.suppression
+                    if scanner.sensitivity.rules[Int(f.ruleIndex)] {
+                        switch verifier.verdict(f, blob: request.id, path: nil, commit: nil) {
+                        case .absent: continue
+                        case .reported: suppression = nil
+                        case .suppressed(let kind): suppression = kind
+                        }
+                    }
                     var location = f.location(kind: .blob, path: nil)
                     location.blob = request.id.hex
                     let hash = f.hashText
                     let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: "", section: request.id.hex, secretHash: hash)
-                    if scanner.options.baseline.contains(fingerprint) { continue }
-                    findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location))
+                    let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
+                    if let suppression { suppressed.add(suppression, finding); continue }
+                    if scanner.options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
+                    findings.append(finding())
                 }
             }
         }
@@ -342,7 +369,11 @@ final class ContextVerifier {
     let ruleSet: RuleSet
     private var reader: CatFileReader?
     private var scanner: BufferScanner?
-    private var memo: [String: Set<[Int]>] = [:]
+    /// What each re-scan gave: rule, offset and length of a finding, and its suppression.
+    private var memo: [String: [[Int]: Suppression?]] = [:]
+    /// Patterns that gave up while re-checking (path filters, allowlists): error entries.
+    private(set) var issues: [ScanIssue] = []
+    private var failed = Set<String>()
 
     init(git: Git, ruleSet: RuleSet, options: ScanOptions) {
         self.git = git
@@ -352,20 +383,29 @@ final class ContextVerifier {
 
     func close() { reader?.close() }
 
-    func confirms(_ f: CachedFinding, blob: ObjectID, path: String?, commit: String?) -> Bool {
+    enum Verdict { case absent, reported, suppressed(Suppression) }
+
+    /// Whether the finding holds with this path and commit, and whether it is then suppressed.
+    func verdict(_ f: CachedFinding, blob: ObjectID, path: String?, commit: String?) -> Verdict {
         let key = blob.hex + "\u{0}" + (path ?? "") + "\u{0}" + (commit ?? "")
         if memo[key] == nil {
             if reader == nil { reader = CatFileReader(git: git); scanner = BufferScanner(ruleSet: ruleSet, options: options) }
-            var kept = Set<[Int]>()
+            var kept: [[Int]: Suppression?] = [:]
+            var failures: [String] = []
             let scanner = self.scanner!
             reader!.read([blob], maxSize: options.maxFileSize) { _, result in
                 guard case .object(_, let bytes) = result else { return }
-                scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: MatchContext(path: path, commit: commit),
-                             onFinding: { kept.insert([$0.ruleIndex, $0.range.lowerBound, $0.range.count]) }, onFailure: { _, _ in })
+                scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: MatchContext(path: path, commit: commit), hashSecrets: false,
+                             onFinding: { kept[[$0.ruleIndex, $0.range.lowerBound, $0.range.count]] = $0.suppression },
+                             onFailure: { failures.append($0.describe(ruleId: scanner.rules[$0.ruleIndex].id, unit: "blob")) })
+            }
+            for text in failures where failed.insert(key + "\u{0}" + text).inserted {
+                issues.append(ScanIssue(path: path ?? "", message: "blob \(blob.hex): " + text))
             }
             memo[key] = kept
         }
-        return memo[key]!.contains([Int(f.ruleIndex), f.byteOffset, Int(f.byteLength)])
+        guard let found = memo[key]![[Int(f.ruleIndex), f.byteOffset, Int(f.byteLength)]] else { return .absent }
+        return found.map { .suppressed($0) } ?? .reported
     }
 }
 

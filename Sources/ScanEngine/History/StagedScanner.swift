@@ -73,6 +73,8 @@ public final class StagedScanner {
             listed = try reading.paths().changes
         } catch { return fail(error) }
         let scanner = BufferScanner(ruleSet: ruleSet, options: options)
+        var suppressed = SuppressionTally(keep: options.keepSuppressed)
+        var failedRules = Set<[Int]>()
 
         var changes: [StagedChange] = []
         for ch in listed where !ch.isDeletion {
@@ -97,8 +99,10 @@ public final class StagedScanner {
             bytes.withUnsafeBytes { raw in
                 item.binary = ChunkReader.looksBinary(raw)
                 scanner.scan(raw, isBinary: item.binary, context: MatchContext(path: path), hashSecrets: false,
-                             onFinding: { item.found.append($0) }, onFailure: { ruleIndex, message in
-                    result.issues.append(ScanIssue(path: path, message: "rule `\(scanner.rules[ruleIndex].id)` gave up (\(message)); that rule's results for this file are incomplete"))
+                             onFinding: { item.found.append($0) }, onFailure: { failure in
+                    if failedRules.insert([scanned.count] + failure.key).inserted {
+                        result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "file")))
+                    }
                 })
             }
             if item.binary { result.stats.binaries += 1 }
@@ -126,7 +130,7 @@ public final class StagedScanner {
                     let oldPath = String(decoding: ch.oldPath ?? ch.path, as: UTF8.self)
                     _ = old.withUnsafeBytes { raw in
                         scanner.scan(raw, isBinary: ChunkReader.looksBinary(raw), context: MatchContext(path: oldPath),
-                                     onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _, _ in })
+                                     onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _ in })
                     }
                 }
                 before = keys
@@ -137,17 +141,23 @@ public final class StagedScanner {
                     let last = max(first, f.endLine ?? first)
                     if !lines.contains(where: { $0.overlaps(first...last) }) { continue }
                 }
-                f.secretHash = item.bytes.withUnsafeBytes { scanner.secretHash(UnsafeRawBufferPointer(rebasing: $0[f.range])) }
+                f.secretHash = item.bytes.withUnsafeBytes {
+                    scanner.identities([UnsafeRawBufferPointer(rebasing: $0[f.range])], suppressed: [f.suppression != nil])[0]
+                }
                 if let before, before.contains(CachedFinding(f).key) { continue }
                 let rule = ruleSet.rules[f.ruleIndex]
                 var location = CachedFinding(f).location(kind: .staged, path: item.path)
                 if item.binary { location.format = "raw"; location.fileOffset = f.range.lowerBound }
                 let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: item.path, section: nil, secretHash: f.secretHash)
-                if options.baseline.contains(fingerprint) { continue }
-                result.findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint,
-                                               secretHash: f.secretHash, location: location))
+                let hash = f.secretHash
+                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
+                if let kind = f.suppression { suppressed.add(kind, finding); continue }
+                if options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
+                result.findings.append(finding())
             }
         }
+        result.stats.suppressed = suppressed.counts
+        result.suppressed = suppressed.kept.sorted()
         result.findings.sort()
         result.issues.sort()
         result.stats.seconds = Date().timeIntervalSince(started)

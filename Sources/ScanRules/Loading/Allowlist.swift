@@ -48,15 +48,40 @@ public struct AllowlistSubject {
     }
 }
 
+/// What checking one allowlist against one finding gave.
+public enum AllowlistVerdict: Equatable, Sendable {
+    case allows
+    case doesNotAllow
+    /// A pattern could not finish (PCRE2's match or depth limit): nobody knows whether it
+    /// allows the finding, so the finding is reported (fail closed) and the failure is an
+    /// error entry.
+    case failed(String)
+}
+
 extension Allowlist {
-    func allows(_ subject: AllowlistSubject, scratch: MatchScratch) -> Bool {
-        if isEmpty { return false }
+    /// A pattern that gives up makes the verdict `failed`, whatever the other checks say:
+    /// the caller reports the finding and the failure.
+    func verdict(_ subject: AllowlistSubject, scratch: MatchScratch) -> AllowlistVerdict {
+        if isEmpty { return .doesNotAllow }
         var checks: [Bool] = []
         if !commits.isEmpty {
             checks.append(subject.commit.map { c in commits.contains { !$0.isEmpty && c.hasPrefix($0) } } ?? false)
         }
         if !paths.isEmpty {
-            checks.append(subject.path.map { p in paths.contains { $0.matches(p, scratch: scratch) } } ?? false)
+            if let p = subject.path {
+                var any = false
+                for regex in paths {
+                    switch regex.test(p, scratch: scratch) {
+                    case .yes: any = true
+                    case .no: break
+                    case .failed(let message): return .failed(message)
+                    }
+                    if any { break }
+                }
+                checks.append(any)
+            } else {
+                checks.append(false)
+            }
         }
         if !regexes.isEmpty {
             let target: UnsafeRawBufferPointer
@@ -65,29 +90,49 @@ extension Allowlist {
             case .match: target = subject.match
             case .line: target = subject.line
             }
-            checks.append(regexes.contains { r in
-                if case .match = r.firstMatch(in: target, from: 0, scratch: scratch) { return true }
-                return false
-            })
+            var any = false
+            for regex in regexes {
+                switch regex.firstMatch(in: target, from: 0, scratch: scratch) {
+                case .match: any = true
+                case .noMatch: break
+                case .failure(_, let message): return .failed(message)
+                }
+                if any { break }
+            }
+            checks.append(any)
         }
         if !stopwords.isEmpty {
             checks.append(stopwords.contains { ByteSearch.containsCaseInsensitive(subject.secret, $0) })
         }
+        let allowed: Bool
         switch condition {
-        case .or: return checks.contains(true)
-        case .and: return !checks.isEmpty && !checks.contains(false)
+        case .or: allowed = checks.contains(true)
+        case .and: allowed = !checks.isEmpty && !checks.contains(false)
         }
+        return allowed ? .allows : .doesNotAllow
     }
 }
 
+/// A pattern's answer for one text: yes, no, or it could not tell (a PCRE2 limit).
+enum PatternTest: Equatable {
+    case yes, no
+    case failed(String)
+}
+
 extension Regex {
-    func matches(_ text: String, scratch: MatchScratch) -> Bool {
+    func test(_ text: String, scratch: MatchScratch) -> PatternTest {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { buf in
-            if case .match = firstMatch(in: UnsafeRawBufferPointer(buf), from: 0, scratch: scratch) { return true }
-            return false
+            switch firstMatch(in: UnsafeRawBufferPointer(buf), from: 0, scratch: scratch) {
+            case .match: return .yes
+            case .noMatch: return .no
+            case .failure(_, let message): return .failed(message)
+            }
         }
     }
+
+    /// Whether the pattern matches `text`; false when it could not tell.
+    func matches(_ text: String, scratch: MatchScratch) -> Bool { test(text, scratch: scratch) == .yes }
 }
 
 enum ByteSearch {

@@ -147,7 +147,14 @@ public enum RuleLoader {
             case "description": a.description = try reader.string(t, key)
             case "regexes": a.regexes = try reader.strings(t, key).map { try reader.compile($0, t, key) }
             case "paths": a.paths = try reader.strings(t, key).map { try reader.compile($0, t, key) }
-            case "stopwords": a.stopwords = try reader.strings(t, key).map { Array($0.lowercased().utf8) }
+            case "stopwords":
+                a.stopwords = try reader.strings(t, key).map { Array($0.lowercased().utf8) }
+                // Every secret contains the empty string: refused rather than ignored, so a
+                // config that would silence everything stops the scan (exit 2) instead of
+                // running with a different meaning than its author wrote.
+                if a.stopwords.contains(where: \.isEmpty) {
+                    throw RuleLoadError(reader.position(t, key), "an empty stopword would allowlist every secret")
+                }
             case "commits": a.commits = try reader.strings(t, key).map { $0.lowercased() }
             case "regexTarget":
                 let v = try reader.string(t, key)

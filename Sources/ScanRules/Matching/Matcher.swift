@@ -10,13 +10,31 @@ public struct RuleMatch: Sendable, Hashable {
     public var ruleIndex: Int
     public var secret: Range<Int>
     public var match: Range<Int>
+    /// A global allowlist (the config file's, or a rule file's top-level ones) allows it: only
+    /// reported when the matcher was asked to (`reportsAllowlisted`), so the scanner can count
+    /// it. A rule's own allowlists are part of its definition, like its entropy minimum, and
+    /// held to its examples by `rules check`: what they drop is no finding. (The builtin
+    /// generic rules drop every `password = "changeme"` that way; counting those would bury
+    /// the suppressions a config asked for.)
+    public var allowlisted = false
 }
 
 /// A rule that could not finish on a buffer (match or depth limit): the scan goes on and
 /// reports it, so a catastrophic pattern costs a bounded time and never a silent miss.
 public struct RuleFailure: Sendable, Hashable {
+    /// What gave up. For `pathFilter` the rule then runs as if the path matched, and for
+    /// `allowlist` the finding is reported as if no allowlist allowed it: a pattern that
+    /// cannot answer never switches a rule off or hides a finding (fail closed).
+    public enum Stage: Sendable, Hashable { case rule, pathFilter, allowlist }
     public var ruleIndex: Int
     public var message: String
+    public var stage: Stage = .rule
+
+    public init(ruleIndex: Int, message: String, stage: Stage = .rule) {
+        self.ruleIndex = ruleIndex
+        self.message = message
+        self.stage = stage
+    }
 }
 
 /// What the matcher knows of the buffer's origin, for path filters and allowlists.
@@ -43,6 +61,9 @@ public struct MatchContext: Sendable {
 public final class Matcher {
     public let ruleSet: RuleSet
     let scratch: MatchScratch
+    /// Whether matches an allowlist allows are handed on (marked `allowlisted`) instead of
+    /// dropped: the scanner counts them; rules check and redaction leave this off.
+    public var reportsAllowlisted = false
     public static let lookBehind = 512
     public static let lookAhead = 256
 
@@ -155,7 +176,14 @@ public final class Matcher {
     private func run(ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let rule = ruleSet.rules[ruleIndex]
-        if let pathRegex = rule.path, let path = context.path, !pathRegex.matches(path, scratch: scratch) { return }
+        if let pathRegex = rule.path, let path = context.path {
+            switch pathRegex.test(path, scratch: scratch) {
+            case .yes: break
+            case .no: return
+            case .failed(let message):
+                onFailure(RuleFailure(ruleIndex: ruleIndex, message: message, stage: .pathFilter))
+            }
+        }
         let acceptEnd = accept?.upperBound ?? buffer.count
         var lastEnd = 0
         for span in spans {
@@ -175,8 +203,13 @@ public final class Matcher {
                     if whole.lowerBound >= acceptEnd { return }
                     if let accept, !accept.contains(whole.lowerBound) { continue }
                     guard let secret = secretRange(rule, groups), !secret.isEmpty else { continue }
-                    if !passes(rule, secret: secret, match: whole, buffer: buffer, context: context) { continue }
-                    onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole))
+                    switch verdict(rule, ruleIndex: ruleIndex, secret: secret, match: whole, buffer: buffer, context: context, onFailure: onFailure) {
+                    case .drop: continue
+                    case .allowlisted:
+                        if reportsAllowlisted { onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, allowlisted: true)) }
+                    case .report:
+                        onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole))
+                    }
                 }
             }
         }
@@ -191,22 +224,38 @@ public final class Matcher {
         return groups[0]
     }
 
-    private func passes(_ rule: Rule, secret: Range<Int>, match: Range<Int>, buffer: UnsafeRawBufferPointer, context: MatchContext) -> Bool {
+    private enum Verdict { case report, drop, allowlisted }
+
+    /// Entropy first (below the minimum it is no secret at all), then the rule's allowlists
+    /// (dropped: no finding) and the global ones (allowlisted: a suppressed finding). An
+    /// allowlist whose pattern gives up makes the finding reported, whatever a later
+    /// allowlist would say, and is handed to `onFailure`.
+    private func verdict(_ rule: Rule, ruleIndex: Int, secret: Range<Int>, match: Range<Int>, buffer: UnsafeRawBufferPointer,
+                         context: MatchContext, onFailure: (RuleFailure) -> Void) -> Verdict {
         let secretBytes = UnsafeRawBufferPointer(rebasing: buffer[secret])
-        if let min = rule.entropy, Entropy.shannon(secretBytes) < min { return false }
+        if let min = rule.entropy, Entropy.shannon(secretBytes) < min { return .drop }
         let hasRuleLists = !rule.allowlists.isEmpty
         let globals = ruleSet.allowlists
-        if !hasRuleLists && globals.isEmpty { return true }
+        if !hasRuleLists && globals.isEmpty { return .report }
         let subject = AllowlistSubject(
             secret: secretBytes,
             match: UnsafeRawBufferPointer(rebasing: buffer[match]),
             line: UnsafeRawBufferPointer(rebasing: buffer[Matcher.lineRange(containing: match.lowerBound, in: buffer)]),
             path: context.path, commit: context.commit)
-        for a in rule.allowlists where a.allows(subject, scratch: scratch) { return false }
-        for a in globals where a.targetRules.isEmpty || a.targetRules.contains(rule.id) {
-            if a.allows(subject, scratch: scratch) { return false }
+        func check(_ a: Allowlist, allowed: Verdict) -> Verdict? {
+            switch a.verdict(subject, scratch: scratch) {
+            case .allows: return allowed
+            case .doesNotAllow: return nil
+            case .failed(let message):
+                onFailure(RuleFailure(ruleIndex: ruleIndex, message: message, stage: .allowlist))
+                return .report
+            }
         }
-        return true
+        for a in rule.allowlists { if let v = check(a, allowed: .drop) { return v } }
+        for a in globals where a.targetRules.isEmpty || a.targetRules.contains(rule.id) {
+            if let v = check(a, allowed: .allowlisted) { return v }
+        }
+        return .report
     }
 
     /// The line around `offset`, without its line terminator.

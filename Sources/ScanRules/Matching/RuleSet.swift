@@ -49,6 +49,8 @@ public final class RuleSet: @unchecked Sendable {
 
     /// Whether a global allowlist drops every finding in `path` whatever the content. Such
     /// files need not be read at all. `path` is only built when some allowlist could match.
+    /// A pattern that gives up answers false: the file is read, and each finding in it meets
+    /// the same pattern again in the matcher, where the failure is an error entry.
     public func allowsWholeFile(_ path: @autoclosure () -> String, scratch: MatchScratch) -> Bool {
         if wholeFilePaths.isEmpty { return false }
         let path = path()
@@ -60,9 +62,24 @@ public final class RuleSet: @unchecked Sendable {
 
     public var ruleInfos: [RuleInfo] { rules.map { RuleInfo(id: $0.id, description: $0.description, tags: $0.tags) } }
 
+    /// The ids `combining` would keep from `files` (before `keeping`), in order.
+    public static func ruleIds(_ files: [RuleFile]) -> [String] {
+        var seen = Set<String>()
+        var order: [String] = []
+        var disabled = Set<String>()
+        for file in files {
+            for rule in file.rules where seen.insert(rule.id).inserted { order.append(rule.id) }
+            disabled.formUnion(file.disabledRules)
+        }
+        return order.filter { !disabled.contains($0) }
+    }
+
     /// Combines files in order: a later rule with the same id replaces an earlier one,
     /// `disabledRules` of any file removes rules, allowlists add up.
-    public static func combining(_ files: [RuleFile], extraAllowlists: [Allowlist] = []) -> (RuleSet, [String]) {
+    /// - Parameter keeping: which of the remaining rule ids to keep (`--enable-rule`,
+    ///   `--disable-rule`); the keyword index is built for those only.
+    public static func combining(_ files: [RuleFile], extraAllowlists: [Allowlist] = [],
+                                 keeping: (String) -> Bool = { _ in true }) -> (RuleSet, [String]) {
         var order: [String] = []
         var byId: [String: Rule] = [:]
         var notes: [String] = []
@@ -80,7 +97,7 @@ public final class RuleSet: @unchecked Sendable {
             disabled.formUnion(file.disabledRules)
             allowlists += file.allowlists
         }
-        let rules = order.filter { !disabled.contains($0) }.compactMap { byId[$0] }
+        let rules = order.filter { !disabled.contains($0) && keeping($0) }.compactMap { byId[$0] }
         return (RuleSet(rules: rules, allowlists: allowlists + extraAllowlists), notes)
     }
 }
