@@ -107,7 +107,9 @@ final class FileScanner {
             location.endLine = f.endLine
             location.endColumn = f.endColumn
         }
-        let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: entry.displayPath, section: location.section, secretHash: f.secretHash)
+        // From the path's raw bytes: two names differing only in bytes that are not UTF-8
+        // are two places, each baselined on its own.
+        let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: entry.pathBytes, section: location.section, secretHash: f.secretHash)
         if options.baseline.contains(fingerprint) { return }
         findings.append(Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint,
                                 secretHash: f.secretHash, location: location))

@@ -50,4 +50,27 @@ final class HostileInputFileTests: XCTestCase {
         XCTAssertEqual(dev.status, 2)
         XCTAssertTrue(dev.stderr.contains("not a regular file"), dev.stderr)
     }
+
+    func testLinkDAGTurnedOnByTheRootsOwnConfigFinishesAndReportsTheKeyOnce() throws {
+        let tmp = TempDir()
+        tmp.write(".keyshape.toml", "[scan]\nfollowSymlinks = true\n")
+        let depth = 40
+        for i in 0...depth { try FileManager.default.createDirectory(atPath: tmp.path + "/chain/\(i)", withIntermediateDirectories: true) }
+        for i in 0..<depth {
+            for link in ["a", "b"] {
+                try FileManager.default.createSymbolicLink(atPath: tmp.path + "/chain/\(i)/\(link)", withDestinationPath: "../\(i + 1)")
+            }
+        }
+        tmp.write("chain/\(depth)/key.txt", "k = \(canary)\n")
+        let started = Date()
+        let r = runProcess(Binary.url.path, ["scan", tmp.path, "--format", "json"], timeout: 60)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "2^40 paths, walked once each real folder")
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let findings = object["findings"] as! [[String: Any]]
+        XCTAssertEqual(findings.count, 1, "the one real file, once")
+        let path = (findings.first?["location"] as? [String: Any])?["path"] as? String ?? ""
+        XCTAssertTrue(path.hasPrefix("chain/") && path.hasSuffix("/key.txt"), path)
+        assertNoFragment(of: canary, in: r.stdout + r.stderr, "output")
+    }
 }
