@@ -16,6 +16,10 @@ public struct Chunk {
     public var isBinary: Bool
     /// Whether this is the file's last chunk.
     public var isLast: Bool
+    /// The open file the chunk was read from, valid during the callback only. Anything
+    /// that needs more of the file (the object-file layout) reads through it, never by
+    /// path: the name may meanwhile point at something else, such as a FIFO.
+    public var fileDescriptor: Int32
 }
 
 /// Reads a file in bounded, overlapping chunks so memory stays flat however large the
@@ -47,8 +51,11 @@ public final class ChunkReader {
     }
 
     /// Calls `body` for each chunk in file order. Throws (after the chunks read so far)
-    /// when the file cannot be opened or read.
-    public func read(_ entry: FileEntry, _ body: (Chunk) -> Void) throws {
+    /// when the file cannot be opened or read, or holds more than `limit` bytes.
+    /// - Parameter limit: no byte at or past this offset is read, whatever the file's size
+    ///   says (`/proc` files say 0 and can be of any length); a file found to go on past it
+    ///   throws once the bytes before it were handed over.
+    public func read(_ entry: FileEntry, limit: Int = .max, _ body: (Chunk) -> Void) throws {
         let fd = entry.osPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         guard fd >= 0 else { throw ReadError(message: FileWalker.describe(errno)) }
         defer { close(fd) }
@@ -58,12 +65,16 @@ public final class ChunkReader {
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             throw ReadError(message: "not a regular file")
         }
+        if Int(st.st_size) > limit {
+            throw ReadError(message: "file is \(st.st_size) bytes, over the \(limit)-byte limit; not scanned (raise --max-file-size)")
+        }
         let mayBeSparse = Int(st.st_size) > chunkSize
         var isBinary: Bool? = nil
         var filled = 0          // bytes in storage, from storage[0]
         var bufferStart = 0     // file offset of storage[0]
         var position = 0        // next file offset to read
         var eof = false
+        var tooLarge = false
         while true {
             var holeAhead = false
             while !eof && filled < chunkSize {
@@ -74,7 +85,17 @@ public final class ChunkReader {
                     position = dataStart
                     bufferStart = dataStart
                 }
-                let n = systemRead(fd, storage.baseAddress! + filled, chunkSize - filled)
+                if position >= limit {
+                    // Up to the limit; one byte more means the file is larger than allowed.
+                    var probe: UInt8 = 0
+                    let n = systemRead(fd, &probe, 1)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { throw ReadError(message: FileWalker.describe(errno)) }
+                    if n > 0 { tooLarge = true }
+                    eof = true
+                    break
+                }
+                let n = systemRead(fd, storage.baseAddress! + filled, min(chunkSize - filled, limit - position))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw ReadError(message: FileWalker.describe(errno))
@@ -83,7 +104,10 @@ public final class ChunkReader {
                 filled += n
                 position += n
             }
-            if filled == 0 { return }
+            if filled == 0 {
+                if tooLarge { throw ChunkReader.overLimit(limit) }
+                return
+            }
             if isBinary == nil {
                 isBinary = ChunkReader.looksBinary(UnsafeRawBufferPointer(rebasing: storage[0..<filled]))
             }
@@ -92,8 +116,11 @@ public final class ChunkReader {
             let final = eof || holeAhead
             let acceptEnd = final ? filled : filled - overlap
             body(Chunk(bytes: UnsafeRawBufferPointer(rebasing: storage[0..<filled]), fileOffset: bufferStart,
-                       accept: 0..<acceptEnd, isBinary: isBinary!, isLast: eof))
-            if eof { return }
+                       accept: 0..<acceptEnd, isBinary: isBinary!, isLast: eof, fileDescriptor: fd))
+            if eof {
+                if tooLarge { throw ChunkReader.overLimit(limit) }
+                return
+            }
             if holeAhead {
                 filled = 0
                 bufferStart = position
@@ -103,6 +130,10 @@ public final class ChunkReader {
             bufferStart += acceptEnd
             filled = overlap
         }
+    }
+
+    static func overLimit(_ limit: Int) -> ReadError {
+        ReadError(message: "file goes on past the \(limit)-byte limit although its size said less; only the first \(limit) bytes were scanned (raise --max-file-size)")
     }
 
     /// The next offset holding data at or after `from`, -1 when only a hole remains, nil

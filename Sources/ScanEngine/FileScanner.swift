@@ -25,6 +25,10 @@ final class FileScanner {
         self.progress = progress
     }
 
+    /// Test seam: runs once per binary file after its first chunk was read and before its
+    /// object map is made, so a test can swap the file's name for a FIFO right there.
+    var beforeLayout: ((FileEntry) -> Void)?
+
     func scan(_ entry: FileEntry) {
         if entry.size > options.maxFileSize {
             issues.append(ScanIssue(path: entry.displayPath,
@@ -44,15 +48,16 @@ final class FileScanner {
             }
         }
         do {
-            try reader.read(entry) { chunk in
+            try reader.read(entry, limit: options.maxFileSize) { chunk in
                 binary = chunk.isBinary
                 stats.bytes += chunk.accept.count
                 progress?.bytesDone.add(chunk.accept.count, ordering: .relaxed)
                 if chunk.isBinary && layout == nil {
+                    beforeLayout?(entry)
                     // Known object formats are told apart by magic number, never by name.
-                    let (loaded, problem) = BinaryLayout.load(entry, firstBytes: chunk.bytes)
+                    let (loaded, problems) = BinaryLayout.load(fileDescriptor: chunk.fileDescriptor, firstBytes: chunk.bytes)
                     layout = loaded
-                    if let problem { issues.append(ScanIssue(path: entry.displayPath, message: problem)) }
+                    for problem in problems { issues.append(ScanIssue(path: entry.displayPath, message: problem)) }
                 }
                 linesBefore += scanner.scan(chunk.bytes, isBinary: chunk.isBinary, context: context, accept: chunk.accept,
                                             linesBefore: linesBefore, countLines: !chunk.isLast,
