@@ -52,6 +52,8 @@ final class BufferScanner {
     /// - Parameters:
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.
+    ///   - columnsBefore: columns of `buffer`'s first line that lie before it (a chunk
+    ///     starting mid-line), so columns on that line count from the real line start.
     ///   - countLines: whether the caller needs the return value (another chunk follows).
     ///   - reference: another version of the same text and its keyword hits (`hits`), so
     ///     only the bytes that differ are searched for keywords; ignored for binary input.
@@ -61,7 +63,7 @@ final class BufferScanner {
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
-              linesBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
+              linesBefore: Int = 0, columnsBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
               hashSecrets: Bool = true,
               onFinding: (BufferFinding) -> Void, onFailure: (_ ruleIndex: Int, _ message: String) -> Void) -> Int {
         let buffer: UnsafeRawBufferPointer
@@ -89,8 +91,8 @@ final class BufferScanner {
             }
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "")
             if !isBinary {
-                let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
-                let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
+                let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
                 finding.line = start.line
                 finding.column = start.column
                 finding.endLine = end.line

@@ -36,6 +36,10 @@ final class FileScanner {
             return
         }
         var linesBefore = 0
+        // Columns of the line the next chunk starts in that lie before it (a line longer
+        // than the overlap crosses chunk boundaries), and where that chunk should start.
+        var columnsBefore = 0
+        var nextStart = 0
         var failedRules = Set<Int>()
         var binary = false
         var layout: BinaryLayout? = nil
@@ -59,13 +63,23 @@ final class FileScanner {
                     layout = loaded
                     for problem in problems { issues.append(ScanIssue(path: entry.displayPath, message: problem)) }
                 }
-                linesBefore += scanner.scan(chunk.bytes, isBinary: chunk.isBinary, context: context, accept: chunk.accept,
-                                            linesBefore: linesBefore, countLines: !chunk.isLast,
-                                            onFinding: { f in
+                // Bytes skipped as a hole are NULs: a column each, no newline.
+                if chunk.fileOffset > nextStart { columnsBefore += chunk.fileOffset - nextStart }
+                scanner.scan(chunk.bytes, isBinary: chunk.isBinary, context: context, accept: chunk.accept,
+                             linesBefore: linesBefore, columnsBefore: columnsBefore,
+                             onFinding: { f in
                     record(f, fileOffset: chunk.fileOffset + f.range.lowerBound, length: f.range.count,
                            binary: chunk.isBinary ? layout : nil, entry: entry)
                 }, onFailure: onFailure)
                 if chunk.isBinary, let layout { scanUTF16(chunk, layout: layout, entry: entry, context: context, onFailure: onFailure) }
+                if !chunk.isBinary && !chunk.isLast {
+                    // The next chunk starts where this one's accepted bytes end.
+                    let end = chunk.accept.upperBound
+                    let head = UnsafeRawBufferPointer(rebasing: chunk.bytes[0..<end])
+                    linesBefore += TextPosition.countNewlines(head)
+                    columnsBefore = TextPosition.columns(before: end, in: chunk.bytes, carried: columnsBefore)
+                    nextStart = chunk.fileOffset + end
+                }
             }
             stats.files += 1
             if binary { stats.binaries += 1 }

@@ -30,6 +30,23 @@ final class ChunkingTests: XCTestCase {
         }
     }
 
+    func testColumnsOnLinesLongerThanAChunkCountFromTheLineStart() {
+        let tree = TempTree()
+        // ASCII, then two-byte scalars (columns count scalars, not bytes), on one line each.
+        let ascii = String(repeating: "w", count: 1000) + " "
+        let wide = String(repeating: "é", count: 700) + " "
+        let text = "first\n" + ascii + TestRules.token + "\n" + wide + TestRules.token + " tail\n"
+        tree.write("long-lines.txt", text)
+        for chunk in [256, 512, 1000, 1 << 20] {
+            let r = runScan([tree.path]) { $0.chunkSize = chunk }
+            XCTAssertEqual(r.issues, [])
+            XCTAssertEqual(r.findings.map { $0.location.line! }, [2, 3], "chunk \(chunk)")
+            XCTAssertEqual(r.findings.map { $0.location.column! }, [1002, 702], "chunk \(chunk)")
+            XCTAssertEqual(r.findings.map { $0.location.endColumn! }, [1002, 702].map { $0 + TestRules.token.count }, "chunk \(chunk)")
+            XCTAssertEqual(r.findings.map { $0.location.byteOffset }, [6 + 1001, 6 + 1001 + TestRules.token.utf8.count + 1 + 1401], "chunk \(chunk)")
+        }
+    }
+
     func testBinaryFileYieldsRawLocationsFromPrintableRuns() {
         let tree = TempTree()
         var data = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31) | 0x80 })
