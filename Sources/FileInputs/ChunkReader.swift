@@ -28,7 +28,12 @@ public struct Chunk {
 public final class ChunkReader {
     public let chunkSize: Int
     public let overlap: Int
+    /// Bytes kept before a resume point (`resume(at:)`), so the match there is tried with
+    /// what precedes it (lookbehinds, word boundaries, the keyword that woke its rule: a
+    /// match starts at most 256 bytes after its keyword).
+    public let rereadContext: Int
     private let storage: UnsafeMutableRawBufferPointer
+    private var pendingResume: Int?
 
     public struct ReadError: Error { public let message: String }
 
@@ -36,10 +41,19 @@ public final class ChunkReader {
         precondition(chunkSize > overlap * 2)
         self.chunkSize = chunkSize
         self.overlap = overlap
+        rereadContext = min(4096, chunkSize / 8)
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
     }
 
     deinit { storage.deallocate() }
+
+    /// Called from `read`'s body: the next chunk reports matches from file offset `offset`
+    /// on, rather than from where this chunk's accepted bytes end, because a match starting
+    /// there may be longer than the overlap. Its buffer starts `rereadContext` bytes
+    /// earlier; the bytes are taken from this buffer, not read again. Ignored unless
+    /// `offset` lies in this chunk's accepted bytes, past its first `rereadContext`, and
+    /// the chunk is not the last before the end or a hole.
+    public func resume(at offset: Int) { pendingResume = offset }
 
     public static let sniffLength = 8192
 
@@ -75,6 +89,7 @@ public final class ChunkReader {
         var position = 0        // next file offset to read
         var eof = false
         var tooLarge = false
+        var acceptStart = 0     // where this chunk's own bytes start in storage
         while true {
             var holeAhead = false
             while !eof && filled < chunkSize {
@@ -115,20 +130,32 @@ public final class ChunkReader {
             // answers for all of its bytes.
             let final = eof || holeAhead
             let acceptEnd = final ? filled : filled - overlap
+            pendingResume = nil
             body(Chunk(bytes: UnsafeRawBufferPointer(rebasing: storage[0..<filled]), fileOffset: bufferStart,
-                       accept: 0..<acceptEnd, isBinary: isBinary!, isLast: eof, fileDescriptor: fd))
+                       accept: acceptStart..<acceptEnd, isBinary: isBinary!, isLast: eof, fileDescriptor: fd))
             if eof {
                 if tooLarge { throw ChunkReader.overLimit(limit) }
                 return
             }
             if holeAhead {
                 filled = 0
+                acceptStart = 0
                 bufferStart = position
+                continue
+            }
+            if let resume = pendingResume.map({ $0 - bufferStart }),
+               resume > acceptStart + rereadContext, resume < acceptEnd {
+                let shift = resume - rereadContext
+                storage.baseAddress!.copyMemory(from: storage.baseAddress! + shift, byteCount: filled - shift)
+                bufferStart += shift
+                filled -= shift
+                acceptStart = rereadContext
                 continue
             }
             storage.baseAddress!.copyMemory(from: storage.baseAddress! + acceptEnd, byteCount: overlap)
             bufferStart += acceptEnd
             filled = overlap
+            acceptStart = 0
         }
     }
 

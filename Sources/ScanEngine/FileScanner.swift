@@ -54,8 +54,6 @@ final class FileScanner {
         do {
             try reader.read(entry, limit: options.maxFileSize) { chunk in
                 binary = chunk.isBinary
-                stats.bytes += chunk.accept.count
-                progress?.bytesDone.add(chunk.accept.count, ordering: .relaxed)
                 if chunk.isBinary && layout == nil {
                     beforeLayout?(entry)
                     // Known object formats are told apart by magic number, never by name.
@@ -65,16 +63,32 @@ final class FileScanner {
                 }
                 // Bytes skipped as a hole are NULs: a column each, no newline.
                 if chunk.fileOffset > nextStart { columnsBefore += chunk.fileOffset - nextStart }
+                // More bytes follow in the file: a match that runs on past this buffer's end
+                // may be longer than the overlap, so one starting after the buffer's first
+                // half is read again with the next chunk, starting there (at least half a
+                // chunk of progress per read, so at most twice the reading); one starting
+                // earlier is longer than half a chunk (4 MiB) and an error entry.
+                let resumable = chunk.accept.upperBound < chunk.bytes.count
+                    ? max(chunk.accept.lowerBound, reader.chunkSize / 2 + reader.rereadContext)..<chunk.accept.upperBound : nil
                 scanner.scan(chunk.bytes, isBinary: chunk.isBinary, context: context, accept: chunk.accept,
-                             linesBefore: linesBefore, columnsBefore: columnsBefore,
+                             linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable,
                              onFinding: { f in
                     record(f, fileOffset: chunk.fileOffset + f.range.lowerBound, length: f.range.count,
                            binary: chunk.isBinary ? layout : nil, entry: entry)
                 }, onFailure: onFailure)
-                if chunk.isBinary, let layout { scanUTF16(chunk, layout: layout, entry: entry, context: context, onFailure: onFailure) }
+                // This chunk answers for its accepted bytes up to the resume point, if any.
+                let resumeAt = scanner.resumeAt
+                let own = chunk.accept.lowerBound..<(resumeAt ?? chunk.accept.upperBound)
+                if let resumeAt { reader.resume(at: chunk.fileOffset + resumeAt) }
+                stats.bytes += own.count
+                progress?.bytesDone.add(own.count, ordering: .relaxed)
+                if chunk.isBinary, let layout {
+                    scanUTF16(chunk, own: own, layout: layout, entry: entry, context: context, onFailure: onFailure)
+                }
                 if !chunk.isBinary && !chunk.isLast {
-                    // The next chunk starts where this one's accepted bytes end.
-                    let end = chunk.accept.upperBound
+                    // Where the next chunk's buffer starts: the end of this one's accepted
+                    // bytes, or the re-read context before the resume point.
+                    let end = resumeAt.map { $0 - reader.rereadContext } ?? chunk.accept.upperBound
                     let head = UnsafeRawBufferPointer(rebasing: chunk.bytes[0..<end])
                     linesBefore += TextPosition.countNewlines(head)
                     columnsBefore = TextPosition.columns(before: end, in: chunk.bytes, carried: columnsBefore)
@@ -92,7 +106,7 @@ final class FileScanner {
 
     /// Text that toolchains store as UTF-16LE (CFString literals, `__ustring`, resources):
     /// decoded to ASCII and matched like any other text, reported at its bytes in the file.
-    private func scanUTF16(_ chunk: Chunk, layout: BinaryLayout, entry: FileEntry, context: MatchContext,
+    private func scanUTF16(_ chunk: Chunk, own: Range<Int>, layout: BinaryLayout, entry: FileEntry, context: MatchContext,
                            onFailure: (Int, String) -> Void) {
         decoded.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
@@ -107,7 +121,7 @@ final class FileScanner {
                 guard lo < runs.count, runs[lo].decodedRange.contains(f.range.lowerBound) else { return }
                 let fileOffset = runs[lo].fileOffset(ofDecoded: f.range.lowerBound)
                 // Only runs starting in this chunk's own bytes; the overlap belongs to the next.
-                guard chunk.accept.contains(runs[lo].fileOffset - chunk.fileOffset) else { return }
+                guard own.contains(runs[lo].fileOffset - chunk.fileOffset) else { return }
                 record(f, fileOffset: fileOffset, length: 2 * f.range.count, binary: layout, entry: entry)
             }, onFailure: onFailure)
         }

@@ -47,6 +47,44 @@ final class ChunkingTests: XCTestCase {
         }
     }
 
+    /// A rule whose match (312 bytes) is longer than the overlap of 1 KiB chunks (256).
+    static let longRule = "[[rules]]\nid = 'long'\nregex = '''LONGKEY_([A-Z]{300})_END'''\nkeywords = ['longkey_']\n"
+
+    func testMatchesLongerThanTheOverlapAreFoundWhereverTheyCrossABoundary() {
+        let rules = TestRules.set(extra: Self.longRule)
+        let long = "LONGKEY_" + String(repeating: "Q", count: 300) + "_END"
+        for start in stride(from: 500, through: 1700, by: 23) {
+            let tree = TempTree()
+            let text = String(repeating: "x", count: start - 1) + "\n" + long + "\n"
+                + String(repeating: "filler line\n", count: 200) + "k = \(TestRules.token)\n"
+            tree.write("long.txt", text)
+            let r = runScan([tree.path], rules: rules) { $0.chunkSize = 1024 }
+            XCTAssertEqual(r.issues, [], "start \(start)")
+            XCTAssertEqual(r.findings.map(\.rule), ["long", "token"], "start \(start)")
+            XCTAssertEqual(r.findings.first?.location.byteOffset, start + 8, "start \(start)")
+            XCTAssertEqual(r.findings.first?.location.line, 2, "start \(start)")
+            XCTAssertEqual(r.findings.first?.location.column, 9, "start \(start)")
+            XCTAssertEqual(r.findings.last?.location.line, 203, "start \(start)")
+            XCTAssertEqual(r.stats.bytes, text.utf8.count, "every byte counted once, start \(start)")
+        }
+    }
+
+    func testAMatchLongerThanHalfAChunkAcrossABoundaryIsAnErrorEntry() {
+        let rules = TestRules.set(extra: "[[rules]]\nid = 'huge'\nregex = '''HUGEKEY_([A-Z]{2000})_END'''\nkeywords = ['hugekey_']\n")
+        let tree = TempTree()
+        tree.write("huge.txt", "k = \(TestRules.token)\nHUGEKEY_" + String(repeating: "Q", count: 2000) + "_END\n"
+                   + String(repeating: "filler line\n", count: 300))
+        let r = runScan([tree.path], rules: rules) { $0.chunkSize = 1024 }
+        XCTAssertEqual(r.findings.map(\.rule), ["token"])
+        XCTAssertEqual(r.issues.count, 1, "\(r.issues)")
+        XCTAssertTrue(r.issues.first?.message.contains("`huge`") ?? false, "\(r.issues)")
+        XCTAssertTrue(r.issues.first?.message.contains("read boundary") ?? false, "\(r.issues)")
+        // In one chunk, the same file is complete.
+        let whole = runScan([tree.path], rules: rules)
+        XCTAssertEqual(whole.issues, [])
+        XCTAssertEqual(whole.findings.map(\.rule), ["token", "huge"])
+    }
+
     func testBinaryFileYieldsRawLocationsFromPrintableRuns() {
         let tree = TempTree()
         var data = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31) | 0x80 })
