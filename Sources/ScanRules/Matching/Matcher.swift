@@ -174,15 +174,24 @@ public final class Matcher {
             // Matches never overlap: a span starting inside the previous match starts after it.
             var start = max(span.lowerBound, lastEnd)
             while start <= span.upperBound && start < acceptEnd {
-                switch rule.regex.firstMatch(in: buffer, from: start, startLimit: span.upperBound, partialAtEnd: continues, scratch: scratch) {
+                let outcome: RegexMatch
+                if continues {
+                    switch rule.regex.firstMatch(inCut: buffer, from: start, startLimit: span.upperBound, scratch: scratch) {
+                    case .outcome(let result):
+                        outcome = result
+                    case .partial(let at):
+                        // Every later attempt of this rule starts after `at`: a read from
+                        // `at` on answers for them too (one starting in the overlap is the
+                        // next chunk's anyway).
+                        if at < acceptEnd && (accept.map { at >= $0.lowerBound } ?? true) { cutShort.append((ruleIndex, at)) }
+                        return
+                    }
+                } else {
+                    outcome = rule.regex.firstMatch(in: buffer, from: start, startLimit: span.upperBound, scratch: scratch)
+                }
+                switch outcome {
                 case .noMatch:
                     start = span.upperBound + 1
-                case .partial(let at):
-                    // Every later attempt of this rule starts after `at`: a read from `at`
-                    // on answers for them too (one starting in the overlap is the next
-                    // chunk's anyway).
-                    if at < acceptEnd && (accept.map { at >= $0.lowerBound } ?? true) { cutShort.append((ruleIndex, at)) }
-                    return
                 case .failure(_, let message):
                     onFailure(RuleFailure(ruleIndex: ruleIndex, message: message))
                     return

@@ -178,27 +178,43 @@ public enum RegexMatch: Equatable {
     case noMatch
     /// Byte ranges of group 0 and each capture group (nil when a group did not take part).
     case match([Range<Int>?])
-    /// Only when asked for (`partialAtEnd`): a match starting at `start` reached the end of
-    /// the buffer and could go on in bytes that follow it.
-    case partial(start: Int)
     /// PCRE2 refused to go on: match or depth limit, or another runtime error.
     case failure(code: Int32, message: String)
 }
 
+/// The outcome of a match attempt on a buffer that more input follows (`firstMatch(inCut:)`).
+/// Kept apart from `RegexMatch` so code that never asks for partial matching never meets it.
+public enum CutMatch: Equatable {
+    case outcome(RegexMatch)
+    /// A match attempt from `start` reached the end of the buffer: the bytes after it could
+    /// complete or extend the match (PCRE2_PARTIAL_HARD).
+    case partial(start: Int)
+}
+
 extension Regex {
     /// Finds the first match at or after `start`. Offsets are byte offsets into `buffer`.
-    /// - Parameters:
-    ///   - startLimit: the match must start at or before this offset (needs a pattern
-    ///     compiled with `startLimit: true`); nil for no limit.
-    ///   - partialAtEnd: the buffer is cut short (more input follows): a match attempt that
-    ///     reaches its end is `.partial` (PCRE2_PARTIAL_HARD), since the bytes after could
-    ///     complete or extend it. Attempts that never reach the end match as without it.
-    public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil,
-                           partialAtEnd: Bool = false, scratch: MatchScratch) -> RegexMatch {
-        guard start <= buffer.count else { return .noMatch }
+    /// - Parameter startLimit: the match must start at or before this offset (needs a
+    ///   pattern compiled with `startLimit: true`); nil for no limit.
+    public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil, scratch: MatchScratch) -> RegexMatch {
+        switch attempt(buffer, from: start, startLimit: startLimit, partialAtEnd: false, scratch: scratch) {
+        case .outcome(let result): return result
+        case .partial: return .noMatch  // not asked for: PCRE2 never reports one
+        }
+    }
+
+    /// `firstMatch` on a buffer cut short (more input follows): an attempt that reaches the
+    /// end of the buffer is `.partial`, since the bytes after could complete or extend it.
+    /// Attempts that never reach the end give what `firstMatch` gives.
+    public func firstMatch(inCut buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil, scratch: MatchScratch) -> CutMatch {
+        attempt(buffer, from: start, startLimit: startLimit, partialAtEnd: true, scratch: scratch)
+    }
+
+    private func attempt(_ buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int?, partialAtEnd: Bool,
+                         scratch: MatchScratch) -> CutMatch {
+        guard start <= buffer.count else { return .outcome(.noMatch) }
         prepare()
         guard let complete = compiled, state.load(ordering: .acquiring) != 3 else {
-            return .failure(code: PCRE2_ERROR_INTERNAL, message: "pattern does not compile: \(compileError?.description ?? "unknown error")")
+            return .outcome(.failure(code: PCRE2_ERROR_INTERNAL, message: "pattern does not compile: \(compileError?.description ?? "unknown error")"))
         }
         scratch.ensure(pairs: groups + 1)
         // The context is shared by every pattern a worker runs: always set the limit, to
@@ -210,10 +226,10 @@ extension Regex {
         let code = partialAtEnd ? preparePartial() ?? complete : complete
         let rc = pcre2_match_8(code, subject, buffer.count, start, partialAtEnd ? UInt32(PCRE2_PARTIAL_HARD) : 0,
                                scratch.matchData, scratch.context)
-        if rc == PCRE2_ERROR_NOMATCH { return .noMatch }
+        if rc == PCRE2_ERROR_NOMATCH { return .outcome(.noMatch) }
         let ovector = pcre2_get_ovector_pointer_8(scratch.matchData)!
         if rc == PCRE2_ERROR_PARTIAL { return .partial(start: Int(truncatingIfNeeded: ovector[0])) }
-        if rc < 0 { return .failure(code: rc, message: Regex.errorMessage(rc)) }
+        if rc < 0 { return .outcome(.failure(code: rc, message: Regex.errorMessage(rc))) }
         let groups = self.groups + 1
         var ranges: [Range<Int>?] = []
         ranges.reserveCapacity(groups)
@@ -222,7 +238,7 @@ extension Regex {
             let lo = Int(truncatingIfNeeded: ovector[2 * g]), hi = Int(truncatingIfNeeded: ovector[2 * g + 1])
             if lo < 0 || hi < 0 || lo > hi { ranges.append(nil) } else { ranges.append(lo..<hi) }
         }
-        return .match(ranges)
+        return .outcome(.match(ranges))
     }
 
     /// Convenience for tests and `rules check`: does the pattern match anywhere in `text`?
