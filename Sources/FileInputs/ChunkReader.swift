@@ -16,6 +16,10 @@ public struct Chunk {
     public var isBinary: Bool
     /// Whether this is the file's last chunk.
     public var isLast: Bool
+    /// The open file the chunk was read from, valid during the callback only. Anything
+    /// that needs more of the file (the object-file layout) reads through it, never by
+    /// path: the name may meanwhile point at something else, such as a FIFO.
+    public var fileDescriptor: Int32
 }
 
 /// Reads a file in bounded, overlapping chunks so memory stays flat however large the
@@ -24,7 +28,12 @@ public struct Chunk {
 public final class ChunkReader {
     public let chunkSize: Int
     public let overlap: Int
+    /// Bytes kept before a resume point (`resume(at:)`), so the match there is tried with
+    /// what precedes it (lookbehinds, word boundaries, the keyword that woke its rule: a
+    /// match starts at most 256 bytes after its keyword).
+    public let rereadContext: Int
     private let storage: UnsafeMutableRawBufferPointer
+    private var pendingResume: Int?
 
     public struct ReadError: Error { public let message: String }
 
@@ -32,10 +41,19 @@ public final class ChunkReader {
         precondition(chunkSize > overlap * 2)
         self.chunkSize = chunkSize
         self.overlap = overlap
+        rereadContext = min(4096, chunkSize / 8)
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
     }
 
     deinit { storage.deallocate() }
+
+    /// Called from `read`'s body: the next chunk reports matches from file offset `offset`
+    /// on, rather than from where this chunk's accepted bytes end, because a match starting
+    /// there may be longer than the overlap. Its buffer starts `rereadContext` bytes
+    /// earlier; the bytes are taken from this buffer, not read again. Ignored unless
+    /// `offset` lies in this chunk's accepted bytes, past its first `rereadContext`, and
+    /// the chunk is not the last before the end or a hole.
+    public func resume(at offset: Int) { pendingResume = offset }
 
     public static let sniffLength = 8192
 
@@ -47,8 +65,11 @@ public final class ChunkReader {
     }
 
     /// Calls `body` for each chunk in file order. Throws (after the chunks read so far)
-    /// when the file cannot be opened or read.
-    public func read(_ entry: FileEntry, _ body: (Chunk) -> Void) throws {
+    /// when the file cannot be opened or read, or holds more than `limit` bytes.
+    /// - Parameter limit: no byte at or past this offset is read, whatever the file's size
+    ///   says (`/proc` files say 0 and can be of any length); a file found to go on past it
+    ///   throws once the bytes before it were handed over.
+    public func read(_ entry: FileEntry, limit: Int = .max, _ body: (Chunk) -> Void) throws {
         let fd = entry.osPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         guard fd >= 0 else { throw ReadError(message: FileWalker.describe(errno)) }
         defer { close(fd) }
@@ -58,12 +79,17 @@ public final class ChunkReader {
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             throw ReadError(message: "not a regular file")
         }
+        if Int(st.st_size) > limit {
+            throw ReadError(message: "file is \(st.st_size) bytes, over the \(limit)-byte limit; not scanned (raise --max-file-size)")
+        }
         let mayBeSparse = Int(st.st_size) > chunkSize
         var isBinary: Bool? = nil
         var filled = 0          // bytes in storage, from storage[0]
         var bufferStart = 0     // file offset of storage[0]
         var position = 0        // next file offset to read
         var eof = false
+        var tooLarge = false
+        var acceptStart = 0     // where this chunk's own bytes start in storage
         while true {
             var holeAhead = false
             while !eof && filled < chunkSize {
@@ -74,7 +100,17 @@ public final class ChunkReader {
                     position = dataStart
                     bufferStart = dataStart
                 }
-                let n = systemRead(fd, storage.baseAddress! + filled, chunkSize - filled)
+                if position >= limit {
+                    // Up to the limit; one byte more means the file is larger than allowed.
+                    var probe: UInt8 = 0
+                    let n = systemRead(fd, &probe, 1)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { throw ReadError(message: FileWalker.describe(errno)) }
+                    if n > 0 { tooLarge = true }
+                    eof = true
+                    break
+                }
+                let n = systemRead(fd, storage.baseAddress! + filled, min(chunkSize - filled, limit - position))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw ReadError(message: FileWalker.describe(errno))
@@ -83,7 +119,10 @@ public final class ChunkReader {
                 filled += n
                 position += n
             }
-            if filled == 0 { return }
+            if filled == 0 {
+                if tooLarge { throw ChunkReader.overLimit(limit) }
+                return
+            }
             if isBinary == nil {
                 isBinary = ChunkReader.looksBinary(UnsafeRawBufferPointer(rebasing: storage[0..<filled]))
             }
@@ -91,18 +130,37 @@ public final class ChunkReader {
             // answers for all of its bytes.
             let final = eof || holeAhead
             let acceptEnd = final ? filled : filled - overlap
+            pendingResume = nil
             body(Chunk(bytes: UnsafeRawBufferPointer(rebasing: storage[0..<filled]), fileOffset: bufferStart,
-                       accept: 0..<acceptEnd, isBinary: isBinary!, isLast: eof))
-            if eof { return }
+                       accept: acceptStart..<acceptEnd, isBinary: isBinary!, isLast: eof, fileDescriptor: fd))
+            if eof {
+                if tooLarge { throw ChunkReader.overLimit(limit) }
+                return
+            }
             if holeAhead {
                 filled = 0
+                acceptStart = 0
                 bufferStart = position
+                continue
+            }
+            if let resume = pendingResume.map({ $0 - bufferStart }),
+               resume > acceptStart + rereadContext, resume < acceptEnd {
+                let shift = resume - rereadContext
+                storage.baseAddress!.copyMemory(from: storage.baseAddress! + shift, byteCount: filled - shift)
+                bufferStart += shift
+                filled -= shift
+                acceptStart = rereadContext
                 continue
             }
             storage.baseAddress!.copyMemory(from: storage.baseAddress! + acceptEnd, byteCount: overlap)
             bufferStart += acceptEnd
             filled = overlap
+            acceptStart = 0
         }
+    }
+
+    static func overLimit(_ limit: Int) -> ReadError {
+        ReadError(message: "file goes on past the \(limit)-byte limit although its size said less; only the first \(limit) bytes were scanned (raise --max-file-size)")
     }
 
     /// The next offset holding data at or after `from`, -1 when only a hole remains, nil

@@ -7,8 +7,9 @@ import ScanCore
 
 /// Lists the regular files under the scan roots.
 ///
-/// Symlinks are not followed unless asked (and then a directory already on the current
-/// path is never entered twice, so a loop cannot hang the walk); `.git` internals are
+/// Symlinks are not followed unless asked; either way each real folder (device and inode)
+/// is walked once and each real file listed once, so neither a loop nor a tree of links
+/// that multiply the paths can make the walk unbounded; `.git` internals are
 /// skipped; FIFOs, sockets and devices are never opened (reading one could block forever)
 /// and are noted instead.
 public struct FileWalker {
@@ -40,7 +41,7 @@ public struct FileWalker {
         var result = Result()
         let rootBytes = Array(root.utf8)
         for rel in relativePaths {
-            let display = String(decoding: rel, as: UTF8.self)
+            let display = PathText.display(rel)
             let os: [CChar] = (rootBytes + [47] + rel).map { CChar(bitPattern: $0) } + [0]
             var st = stat()
             guard lstat(os, &st) == 0 else {
@@ -48,7 +49,7 @@ public struct FileWalker {
                 continue
             }
             guard (st.st_mode & S_IFMT) == S_IFREG else { continue }   // symlinks and gitlinks
-            result.files.append(FileEntry(osPath: os, displayPath: display, size: Int(st.st_size)))
+            result.files.append(FileEntry(osPath: os, pathBytes: rel, size: Int(st.st_size)))
         }
         return result
     }
@@ -61,43 +62,59 @@ public struct FileWalker {
     /// - Returns: files with display paths relative to their root directory; a file given
     ///   directly keeps the path as given.
     public func walk(_ roots: [String]) -> Result {
-        var result = Result()
+        var walk = Walk()
         for root in roots {
             let display = FileWalker.normalize(root)
             var st = stat()
             guard stat(root, &st) == 0 else {
                 let err = errno
                 if lstat(root, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
-                    result.issues.append(ScanIssue(path: display, message: "broken symbolic link"))
+                    walk.result.issues.append(ScanIssue(path: display, message: "broken symbolic link"))
                 } else {
-                    result.issues.append(ScanIssue(path: display, message: FileWalker.describe(err)))
+                    walk.result.issues.append(ScanIssue(path: display, message: FileWalker.describe(err)))
                 }
                 continue
             }
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
+                guard walk.folders.insert(DevIno(st)).inserted else { walk.reachedAgain += 1; continue }
                 var ancestors: [DevIno] = [DevIno(st)]
-                let prefix = options.keepRootInPaths && display != "." ? display : ""
-                walkDirectory(Array(root.utf8CString.dropLast()), relative: prefix, ancestors: &ancestors, into: &result)
+                let prefix = options.keepRootInPaths && display != "." ? Array(display.utf8) : []
+                walkDirectory(Array(root.utf8CString.dropLast()), relative: prefix, ancestors: &ancestors, into: &walk)
             case S_IFREG:
-                result.files.append(FileEntry(osPath: Array(root.utf8CString), displayPath: display, size: Int(st.st_size)))
+                guard walk.files.insert(DevIno(st)).inserted else { walk.reachedAgain += 1; continue }
+                walk.result.files.append(FileEntry(osPath: Array(root.utf8CString), displayPath: display, size: Int(st.st_size)))
             default:
-                result.issues.append(ScanIssue(path: display, message: "not a regular file or directory"))
+                walk.result.issues.append(ScanIssue(path: display, message: "not a regular file or directory"))
             }
         }
-        return result
+        if walk.reachedAgain > 0 {
+            walk.result.notes.append(ScanIssue(path: "", message: "\(walk.reachedAgain) folders or files reached again by another path (links); each was scanned once"))
+        }
+        return walk.result
     }
 
-    struct DevIno: Equatable {
+    struct DevIno: Hashable {
         var dev: UInt64
         var ino: UInt64
         init(_ st: stat) { dev = UInt64(st.st_dev); ino = UInt64(st.st_ino) }
     }
 
-    private func walkDirectory(_ dirPath: [CChar], relative: String, ancestors: inout [DevIno], into result: inout Result) {
-        let shown = relative.isEmpty ? "." : relative
+    /// One walk's state. Every real folder is walked once and every real file listed once,
+    /// whatever paths lead to them: a tree whose folders each link twice to the next has
+    /// 2^depth paths, and walking them all was unbounded work under `followSymlinks`.
+    struct Walk {
+        var result = Result()
+        var folders: Set<DevIno> = []
+        /// Files that another path may reach again: all of them when links are followed,
+        /// else only those with more than one hard link (so the set stays small).
+        var files: Set<DevIno> = []
+        var reachedAgain = 0
+    }
+
+    private func walkDirectory(_ dirPath: [CChar], relative: [UInt8], ancestors: inout [DevIno], into walk: inout Walk) {
         guard let dir = opendir(dirPath + [0]) else {
-            result.issues.append(ScanIssue(path: shown, message: FileWalker.describe(errno)))
+            walk.result.issues.append(ScanIssue(path: relative.isEmpty ? "." : PathText.display(relative), message: FileWalker.describe(errno)))
             return
         }
         var names: [[CChar]] = []
@@ -114,18 +131,18 @@ public struct FileWalker {
 
         for name in names {
             let childPath = dirPath + [47] + name
-            let nameString = String(decoding: name.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let childRelative = relative.isEmpty ? nameString : relative + "/" + nameString
+            let nameBytes = name.map { UInt8(bitPattern: $0) }
+            let childRelative = relative.isEmpty ? nameBytes : relative + [47] + nameBytes
             var st = stat()
             guard lstat(childPath + [0], &st) == 0 else {
-                result.issues.append(ScanIssue(path: childRelative, message: FileWalker.describe(errno)))
+                walk.result.issues.append(ScanIssue(path: PathText.display(childRelative), message: FileWalker.describe(errno)))
                 continue
             }
             var mode = st.st_mode & S_IFMT
             if mode == S_IFLNK {
                 guard options.followSymlinks else { continue }
                 guard stat(childPath + [0], &st) == 0 else {
-                    result.notes.append(ScanIssue(path: childRelative, message: "broken symbolic link skipped"))
+                    walk.result.notes.append(ScanIssue(path: PathText.display(childRelative), message: "broken symbolic link skipped"))
                     continue
                 }
                 mode = st.st_mode & S_IFMT
@@ -134,16 +151,20 @@ public struct FileWalker {
             case S_IFDIR:
                 let id = DevIno(st)
                 if ancestors.contains(id) {
-                    result.notes.append(ScanIssue(path: childRelative, message: "symbolic link loop skipped"))
+                    walk.result.notes.append(ScanIssue(path: PathText.display(childRelative), message: "symbolic link loop skipped"))
                     continue
                 }
+                guard walk.folders.insert(id).inserted else { walk.reachedAgain += 1; continue }
                 ancestors.append(id)
-                walkDirectory(childPath, relative: childRelative, ancestors: &ancestors, into: &result)
+                walkDirectory(childPath, relative: childRelative, ancestors: &ancestors, into: &walk)
                 ancestors.removeLast()
             case S_IFREG:
-                result.files.append(FileEntry(osPath: childPath + [0], displayPath: childRelative, size: Int(st.st_size)))
+                if options.followSymlinks || st.st_nlink > 1 {
+                    guard walk.files.insert(DevIno(st)).inserted else { walk.reachedAgain += 1; continue }
+                }
+                walk.result.files.append(FileEntry(osPath: childPath + [0], pathBytes: childRelative, size: Int(st.st_size)))
             default:
-                result.notes.append(ScanIssue(path: childRelative, message: "special file (FIFO, socket or device) skipped"))
+                walk.result.notes.append(ScanIssue(path: PathText.display(childRelative), message: "special file (FIFO, socket or device) skipped"))
             }
         }
     }

@@ -62,6 +62,8 @@ public struct ObjectMap: Sendable, Equatable {
     /// Problems that did not stop the map from being useful: a section or segment whose file
     /// range lies outside its slice is dropped and named here ("slice arm64: section 3 ...").
     /// Messages carry numbers only. Structural damage throws `ObjectFileError` instead.
+    /// Every entry is a malformation the scanner reports as an error entry for the file
+    /// (exit 2, the bytes still scanned), so nothing that well-formed files do belongs here.
     public var warnings: [String]
 
     public init(format: ObjectFormat, isFat: Bool, slices: [ObjectSlice], warnings: [String] = []) {

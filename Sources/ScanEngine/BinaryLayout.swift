@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import FileInputs
 import ObjectFiles
 import ScanCore
 
@@ -14,21 +8,24 @@ struct BinaryLayout {
 
     static let raw = BinaryLayout(map: nil)
 
-    /// Maps `entry` when its first bytes are a Mach-O, fat or ELF magic number. A malformed
-    /// object file gives an error message and the raw layout: its bytes are still scanned.
-    static func load(_ entry: FileEntry, firstBytes: UnsafeRawBufferPointer) -> (BinaryLayout, String?) {
+    /// Maps the open file `fileDescriptor` when its first bytes are a Mach-O, fat or ELF
+    /// magic number. Reads through the descriptor the chunks came from, never by path: a
+    /// name swapped for a FIFO after the first read would block an open forever, and one
+    /// swapped for another file would map bytes that were never scanned.
+    /// - Returns: the layout, and the problems to report as error entries: a malformed
+    ///   object file gives the raw layout; a map that had to drop sections or segments
+    ///   lying outside the file (or a name outside its table) is kept, its problems named.
+    ///   Either way every byte is still scanned.
+    static func load(fileDescriptor: Int32, firstBytes: UnsafeRawBufferPointer) -> (BinaryLayout, [String]) {
         let head = Array(firstBytes.prefix(ObjectFileParser.sniffLength))
-        guard ObjectFileParser.sniff(head) != nil else { return (.raw, nil) }
-        let fd = entry.osPath.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return (.raw, FileWalker.describe(errno)) }
-        defer { close(fd) }
+        guard ObjectFileParser.sniff(head) != nil else { return (.raw, []) }
         do {
-            let map = try ObjectFileParser.parse(try FileByteSource(fileDescriptor: fd))
-            return (BinaryLayout(map: map), nil)
+            let map = try ObjectFileParser.parse(try FileByteSource(fileDescriptor: fileDescriptor))
+            return (BinaryLayout(map: map), map.warnings.map { "malformed binary (\($0)); its bytes are still scanned" })
         } catch let error as ObjectFileError {
-            return (.raw, "malformed binary (\(error.message)); scanned as raw bytes")
+            return (.raw, ["malformed binary (\(error.message)); scanned as raw bytes"])
         } catch {
-            return (.raw, "malformed binary; scanned as raw bytes")
+            return (.raw, ["malformed binary; scanned as raw bytes"])
         }
     }
 

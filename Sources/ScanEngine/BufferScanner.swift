@@ -49,6 +49,10 @@ final class BufferScanner {
     /// The keyword hits of the last buffer scanned (for a `HitReference`).
     var hits: [UInt64] { matcher.hits }
 
+    /// After a scan with `resumable`: where the next read must start reporting matches (the
+    /// start of a match that may run on past this buffer), nil to go on as usual.
+    private(set) var resumeAt: Int?
+
     /// The secret hash of bytes a finding spans (for findings the caller set aside).
     func secretHash(_ secret: UnsafeRawBufferPointer) -> String { hashes.hash(secret) }
 
@@ -78,16 +82,25 @@ final class BufferScanner {
     /// - Parameters:
     ///   - accept: matches starting outside it are left to a neighbouring chunk.
     ///   - linesBefore: newlines in the input before `buffer` starts.
+    ///   - columnsBefore: columns of `buffer`'s first line that lie before it (a chunk
+    ///     starting mid-line), so columns on that line count from the real line start.
     ///   - countLines: whether the caller needs the return value (another chunk follows).
     ///   - reference: another version of the same text and its keyword hits (`hits`), so
     ///     only the bytes that differ are searched for keywords; ignored for binary input.
+    ///   - resumable: non-nil when more input follows `buffer` (an overlap is read again
+    ///     with the next chunk, and matches longer than that overlap could be cut): a match
+    ///     that may run on past the buffer's end and starts in this range is left to a
+    ///     read starting there (`resumeAt`; every match starting at or after it is left
+    ///     to that read too); one starting before the range may be longer than any read
+    ///     and is a failure of its rule.
     ///   - hashSecrets: false leaves `secretHash` empty, for a caller that first decides
     ///     which findings it keeps and hashes only those (`secretHash(_:)`): the hash is
     ///     deliberately slow.
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
-              linesBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
+              linesBefore: Int = 0, columnsBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
+              resumable: Range<Int>? = nil,
               hashSecrets: Bool = true,
               onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Int {
         let buffer: UnsafeRawBufferPointer
@@ -105,7 +118,10 @@ final class BufferScanner {
         // Handed on after the whole buffer is matched, so the secrets new to this scan are
         // hashed together (side by side where the CPU allows).
         var found: [BufferFinding] = []
-        matcher.scan(buffer, context: context, accept: accept, reference: isBinary ? nil : reference, onMatch: { m in
+        var matchStarts: [Int] = []
+        resumeAt = nil
+        matcher.scan(buffer, context: context, accept: accept, reference: isBinary ? nil : reference,
+                     continues: resumable != nil, onMatch: { m in
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "")
             if m.allowlisted {
                 finding.suppression = .allowlist
@@ -120,15 +136,28 @@ final class BufferScanner {
                 }
             }
             if !isBinary {
-                let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore)
-                let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore)
+                let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
                 finding.line = start.line
                 finding.column = start.column
                 finding.endLine = end.line
                 finding.endColumn = end.column
             }
             found.append(finding)
+            matchStarts.append(m.match.lowerBound)
         }, onFailure: onFailure)
+        if let window = resumable {
+            for cut in matcher.cutShort {
+                if window.contains(cut.start) {
+                    resumeAt = min(resumeAt ?? cut.start, cut.start)
+                } else if cut.start < window.lowerBound {
+                    onFailure(RuleFailure(ruleIndex: cut.ruleIndex, message: "a match longer than \(buffer.count - cut.start) bytes may cross a read boundary"))
+                }
+            }
+            if let from = resumeAt {
+                found = zip(found, matchStarts).filter { $0.1 < from }.map(\.0)
+            }
+        }
         if hashSecrets && !found.isEmpty {
             let computed = identities(found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) }, suppressed: found.map { $0.suppression != nil })
             for i in found.indices { found[i].secretHash = computed[i] }

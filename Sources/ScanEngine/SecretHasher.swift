@@ -40,8 +40,14 @@ public struct SecretHasher: Sendable {
     /// Rule, path (or binary section) and secret hash: stable when lines move, different
     /// for the same key in two files so each place can be baselined on its own.
     public static func fingerprint(rule: String, path: String, section: String?, secretHash: String) -> String {
+        fingerprint(rule: rule, pathBytes: Array(path.utf8), section: section, secretHash: secretHash)
+    }
+
+    /// The same from a path's raw bytes (a file name need not be UTF-8; for one that is,
+    /// both forms give the same fingerprint).
+    public static func fingerprint(rule: String, pathBytes: [UInt8], section: String?, secretHash: String) -> String {
         var input = Array("keyshape/fingerprint/v1\u{0}".utf8)
-        input += Array(rule.utf8) + [0] + Array(path.utf8) + [0] + Array((section ?? "").utf8) + [0] + Array(secretHash.utf8)
+        input += Array(rule.utf8) + [0] + pathBytes + [0] + Array((section ?? "").utf8) + [0] + Array(secretHash.utf8)
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         _ = input.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
         return hex(Array(digest.prefix(8)))

@@ -19,8 +19,12 @@ enum TextPosition {
 
         mutating func reset() { newlines.removeAll(keepingCapacity: true); built = false }
 
-        /// - Parameter linesBefore: newlines in the file before `buffer` starts.
-        mutating func locate(_ offset: Int, in buffer: UnsafeRawBufferPointer, linesBefore: Int) -> LineColumn {
+        /// - Parameters:
+        ///   - linesBefore: newlines in the file before `buffer` starts.
+        ///   - columnsBefore: columns of the line `buffer` starts in that lie before it (a
+        ///     chunk that starts mid-line; see `columns(before:in:carried:)`).
+        mutating func locate(_ offset: Int, in buffer: UnsafeRawBufferPointer, linesBefore: Int,
+                             columnsBefore: Int = 0) -> LineColumn {
             if !built {
                 let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 var i = 0
@@ -41,7 +45,7 @@ enum TextPosition {
             }
             let lineStart = lo == 0 ? 0 : newlines[lo - 1] + 1
             let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var column = 1
+            var column = lo == 0 ? 1 + columnsBefore : 1
             var j = lineStart
             while j < offset {
                 if p[j] & 0xC0 != 0x80 { column += 1 }
@@ -49,6 +53,19 @@ enum TextPosition {
             }
             return LineColumn(line: linesBefore + lo + 1, column: column)
         }
+    }
+
+    /// The columns of the line that runs through `end` lying before `end`: what the next
+    /// chunk, starting at `end`, passes as `columnsBefore`. `carried` is this buffer's own
+    /// `columnsBefore`, which counts when no newline precedes `end` in the buffer.
+    static func columns(before end: Int, in buffer: UnsafeRawBufferPointer, carried: Int) -> Int {
+        guard let base = buffer.baseAddress else { return carried }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        var start = end
+        while start > 0 && p[start - 1] != 0x0A { start -= 1 }
+        var count = start == 0 ? carried : 0
+        for j in start..<end where p[j] & 0xC0 != 0x80 { count += 1 }
+        return count
     }
 
     /// Counts `\n` bytes eight at a time (SWAR: a byte of `w ^ 0x0a0a…` is zero exactly

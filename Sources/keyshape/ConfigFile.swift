@@ -1,3 +1,4 @@
+import FileInputs
 import Foundation
 import ScanRules
 import TOML
@@ -35,7 +36,13 @@ struct ConfigFile {
             guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
             if noConfig { return ConfigFile(ignored: path) }
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        // Bounded and regular files only: the default config comes from the scanned tree,
+        // which may hold a FIFO or a 2 GiB file by that name.
+        let bytes: [UInt8]
+        do { bytes = try BoundedRead.contents(of: path) } catch {
+            throw UsageError(message: "\(path): cannot read config file (\(error.message))")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw UsageError(message: "\(path): cannot read config file as UTF-8 text")
         }
         let file = try RuleLoader.load(text: text, file: path, kind: .config)

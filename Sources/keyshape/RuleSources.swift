@@ -1,3 +1,4 @@
+import FileInputs
 import Foundation
 import ScanRules
 import StandardStreams
@@ -19,15 +20,13 @@ enum RuleSources {
         }
         for path in inv.rulePaths {
             for file in try tomlFiles(at: path) {
-                let text: String
-                do {
-                    let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                    guard let decoded = String(data: data, encoding: .utf8) else {
-                        throw UsageError(message: "\(file): not UTF-8 text")
-                    }
-                    text = decoded
-                } catch let e as UsageError { throw e } catch {
-                    throw UsageError(message: "\(file): cannot read (\(FileErrors.describe(error)))")
+                // Bounded and regular files only (a FIFO in a rules folder would block the open).
+                let bytes: [UInt8]
+                do { bytes = try BoundedRead.contents(of: file) } catch {
+                    throw UsageError(message: "\(file): cannot read (\(error.message))")
+                }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw UsageError(message: "\(file): not UTF-8 text")
                 }
                 let loaded = try RuleLoader.load(text: text, file: file)
                 warnings += loaded.warnings.map(\.description)

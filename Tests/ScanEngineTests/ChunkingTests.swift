@@ -30,6 +30,61 @@ final class ChunkingTests: XCTestCase {
         }
     }
 
+    func testColumnsOnLinesLongerThanAChunkCountFromTheLineStart() {
+        let tree = TempTree()
+        // ASCII, then two-byte scalars (columns count scalars, not bytes), on one line each.
+        let ascii = String(repeating: "w", count: 1000) + " "
+        let wide = String(repeating: "é", count: 700) + " "
+        let text = "first\n" + ascii + TestRules.token + "\n" + wide + TestRules.token + " tail\n"
+        tree.write("long-lines.txt", text)
+        for chunk in [256, 512, 1000, 1 << 20] {
+            let r = runScan([tree.path]) { $0.chunkSize = chunk }
+            XCTAssertEqual(r.issues, [])
+            XCTAssertEqual(r.findings.map { $0.location.line! }, [2, 3], "chunk \(chunk)")
+            XCTAssertEqual(r.findings.map { $0.location.column! }, [1002, 702], "chunk \(chunk)")
+            XCTAssertEqual(r.findings.map { $0.location.endColumn! }, [1002, 702].map { $0 + TestRules.token.count }, "chunk \(chunk)")
+            XCTAssertEqual(r.findings.map { $0.location.byteOffset }, [6 + 1001, 6 + 1001 + TestRules.token.utf8.count + 1 + 1401], "chunk \(chunk)")
+        }
+    }
+
+    /// A rule whose match (312 bytes) is longer than the overlap of 1 KiB chunks (256).
+    static let longRule = "[[rules]]\nid = 'long'\nregex = '''LONGKEY_([A-Z]{300})_END'''\nkeywords = ['longkey_']\n"
+
+    func testMatchesLongerThanTheOverlapAreFoundWhereverTheyCrossABoundary() {
+        let rules = TestRules.set(extra: Self.longRule)
+        let long = "LONGKEY_" + String(repeating: "Q", count: 300) + "_END"
+        for start in stride(from: 500, through: 1700, by: 23) {
+            let tree = TempTree()
+            let text = String(repeating: "x", count: start - 1) + "\n" + long + "\n"
+                + String(repeating: "filler line\n", count: 200) + "k = \(TestRules.token)\n"
+            tree.write("long.txt", text)
+            let r = runScan([tree.path], rules: rules) { $0.chunkSize = 1024 }
+            XCTAssertEqual(r.issues, [], "start \(start)")
+            XCTAssertEqual(r.findings.map(\.rule), ["long", "token"], "start \(start)")
+            XCTAssertEqual(r.findings.first?.location.byteOffset, start + 8, "start \(start)")
+            XCTAssertEqual(r.findings.first?.location.line, 2, "start \(start)")
+            XCTAssertEqual(r.findings.first?.location.column, 9, "start \(start)")
+            XCTAssertEqual(r.findings.last?.location.line, 203, "start \(start)")
+            XCTAssertEqual(r.stats.bytes, text.utf8.count, "every byte counted once, start \(start)")
+        }
+    }
+
+    func testAMatchLongerThanHalfAChunkAcrossABoundaryIsAnErrorEntry() {
+        let rules = TestRules.set(extra: "[[rules]]\nid = 'huge'\nregex = '''HUGEKEY_([A-Z]{2000})_END'''\nkeywords = ['hugekey_']\n")
+        let tree = TempTree()
+        tree.write("huge.txt", "k = \(TestRules.token)\nHUGEKEY_" + String(repeating: "Q", count: 2000) + "_END\n"
+                   + String(repeating: "filler line\n", count: 300))
+        let r = runScan([tree.path], rules: rules) { $0.chunkSize = 1024 }
+        XCTAssertEqual(r.findings.map(\.rule), ["token"])
+        XCTAssertEqual(r.issues.count, 1, "\(r.issues)")
+        XCTAssertTrue(r.issues.first?.message.contains("`huge`") ?? false, "\(r.issues)")
+        XCTAssertTrue(r.issues.first?.message.contains("read boundary") ?? false, "\(r.issues)")
+        // In one chunk, the same file is complete.
+        let whole = runScan([tree.path], rules: rules)
+        XCTAssertEqual(whole.issues, [])
+        XCTAssertEqual(whole.findings.map(\.rule), ["token", "huge"])
+    }
+
     func testBinaryFileYieldsRawLocationsFromPrintableRuns() {
         let tree = TempTree()
         var data = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31) | 0x80 })

@@ -80,6 +80,12 @@ public final class Matcher {
     /// buffer that shares most of its bytes with this one can take them as a `HitReference`.
     public private(set) var hits: [UInt64] = []
 
+    /// After a scan with `continues`: each rule whose match attempt reached the end of the
+    /// buffer from a start inside `accept` (PCRE2 partial match), and that start. Such a
+    /// match may be longer than the buffer's overlap with the next one: the caller reads
+    /// again from there, or reports that the rule could not finish.
+    public private(set) var cutShort: [(ruleIndex: Int, start: Int)] = []
+
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = MatchScratch()
@@ -88,14 +94,18 @@ public final class Matcher {
 
     /// Scans `buffer`. `accept` limits which match starts are reported (used when a large
     /// input is scanned in overlapping chunks, so each match is reported by one chunk).
-    /// - Parameter reference: an earlier buffer (another version of the same file) and its
-    ///   `hits`: keyword occurrences in the bytes both share at the start and at the end are
-    ///   taken from it, and only the part between is searched (see `HitReference`).
+    /// - Parameters:
+    ///   - reference: an earlier buffer (another version of the same file) and its `hits`:
+    ///     keyword occurrences in the bytes both share at the start and at the end are taken
+    ///     from it, and only the part between is searched (see `HitReference`).
+    ///   - continues: more input follows the buffer (a chunk of a larger file): matches
+    ///     that may run on past its end are collected in `cutShort` instead of being cut.
     public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
-                     reference: HitReference? = nil,
+                     reference: HitReference? = nil, continues: Bool = false,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
         hits.removeAll(keepingCapacity: true)
+        cutShort.removeAll(keepingCapacity: true)
         windows.removeAll(keepingCapacity: true)
         for k in lastWindow.indices { lastWindow[k] = -1 }
         let n = buffer.count
@@ -166,15 +176,17 @@ public final class Matcher {
                 i += 1
             }
             spans.append(current)
-            run(ruleIndex: rule, spans: spans, buffer: buffer, context: context, accept: accept, onMatch: onMatch, onFailure: onFailure)
+            run(ruleIndex: rule, spans: spans, buffer: buffer, context: context, accept: accept, continues: continues,
+                onMatch: onMatch, onFailure: onFailure)
         }
         for r in set.unconditionalRules {
-            run(ruleIndex: r, spans: [0..<n], buffer: buffer, context: context, accept: accept, onMatch: onMatch, onFailure: onFailure)
+            run(ruleIndex: r, spans: [0..<n], buffer: buffer, context: context, accept: accept, continues: continues,
+                onMatch: onMatch, onFailure: onFailure)
         }
     }
 
     private func run(ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
-                     onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
+                     continues: Bool, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let rule = ruleSet.rules[ruleIndex]
         if let pathRegex = rule.path, let path = context.path {
             switch pathRegex.test(path, scratch: scratch) {
@@ -190,7 +202,22 @@ public final class Matcher {
             // Matches never overlap: a span starting inside the previous match starts after it.
             var start = max(span.lowerBound, lastEnd)
             while start <= span.upperBound && start < acceptEnd {
-                switch rule.regex.firstMatch(in: buffer, from: start, startLimit: span.upperBound, scratch: scratch) {
+                let outcome: RegexMatch
+                if continues {
+                    switch rule.regex.firstMatch(inCut: buffer, from: start, startLimit: span.upperBound, scratch: scratch) {
+                    case .outcome(let result):
+                        outcome = result
+                    case .partial(let at):
+                        // Every later attempt of this rule starts after `at`: a read from
+                        // `at` on answers for them too (one starting in the overlap is the
+                        // next chunk's anyway).
+                        if at < acceptEnd && (accept.map { at >= $0.lowerBound } ?? true) { cutShort.append((ruleIndex, at)) }
+                        return
+                    }
+                } else {
+                    outcome = rule.regex.firstMatch(in: buffer, from: start, startLimit: span.upperBound, scratch: scratch)
+                }
+                switch outcome {
                 case .noMatch:
                     start = span.upperBound + 1
                 case .failure(_, let message):

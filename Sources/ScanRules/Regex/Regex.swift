@@ -19,6 +19,13 @@ public final class Regex: @unchecked Sendable {
     /// 0 = not yet, 1 = JIT code, 2 = interpreter only, 3 = the pattern does not compile.
     private let state = Atomic<Int>(0)
     private let lock = Mutex<Void>(())
+    /// A copy of the code JIT-compiled for PCRE2_PARTIAL_HARD, made on the first match that
+    /// asks for partial matching (only reads with more input to follow do), so every other
+    /// run pays nothing for it. A separate copy, because adding a JIT mode to code other
+    /// threads are matching with is not safe. 0 = not yet, 1 = made (nil if the copy failed:
+    /// then the interpreter does partial matching on `compiled`).
+    private var partialCompiled: OpaquePointer?
+    private let partialState = Atomic<Int>(0)
 
     public struct CompileError: Error, Sendable, Equatable, CustomStringConvertible {
         public let message: String
@@ -100,7 +107,24 @@ public final class Regex: @unchecked Sendable {
         }
     }
 
-    deinit { if let compiled { pcre2_code_free_8(compiled) } }
+    /// The code to run with PCRE2_PARTIAL_HARD (after `prepare()`).
+    private func preparePartial() -> OpaquePointer? {
+        if partialState.load(ordering: .acquiring) == 1 { return partialCompiled ?? compiled }
+        lock.withLock { _ in
+            if partialState.load(ordering: .acquiring) == 1 { return }
+            if let compiled, let copy = pcre2_code_copy_8(compiled) {
+                _ = pcre2_jit_compile_8(copy, UInt32(PCRE2_JIT_PARTIAL_HARD))
+                partialCompiled = copy
+            }
+            partialState.store(1, ordering: .releasing)
+        }
+        return partialCompiled ?? compiled
+    }
+
+    deinit {
+        if let compiled { pcre2_code_free_8(compiled) }
+        if let partialCompiled { pcre2_code_free_8(partialCompiled) }
+    }
 
     static func errorMessage(_ code: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -158,15 +182,39 @@ public enum RegexMatch: Equatable {
     case failure(code: Int32, message: String)
 }
 
+/// The outcome of a match attempt on a buffer that more input follows (`firstMatch(inCut:)`).
+/// Kept apart from `RegexMatch` so code that never asks for partial matching never meets it.
+public enum CutMatch: Equatable {
+    case outcome(RegexMatch)
+    /// A match attempt from `start` reached the end of the buffer: the bytes after it could
+    /// complete or extend the match (PCRE2_PARTIAL_HARD).
+    case partial(start: Int)
+}
+
 extension Regex {
     /// Finds the first match at or after `start`. Offsets are byte offsets into `buffer`.
     /// - Parameter startLimit: the match must start at or before this offset (needs a
     ///   pattern compiled with `startLimit: true`); nil for no limit.
     public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil, scratch: MatchScratch) -> RegexMatch {
-        guard start <= buffer.count else { return .noMatch }
+        switch attempt(buffer, from: start, startLimit: startLimit, partialAtEnd: false, scratch: scratch) {
+        case .outcome(let result): return result
+        case .partial: return .noMatch  // not asked for: PCRE2 never reports one
+        }
+    }
+
+    /// `firstMatch` on a buffer cut short (more input follows): an attempt that reaches the
+    /// end of the buffer is `.partial`, since the bytes after could complete or extend it.
+    /// Attempts that never reach the end give what `firstMatch` gives.
+    public func firstMatch(inCut buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int? = nil, scratch: MatchScratch) -> CutMatch {
+        attempt(buffer, from: start, startLimit: startLimit, partialAtEnd: true, scratch: scratch)
+    }
+
+    private func attempt(_ buffer: UnsafeRawBufferPointer, from start: Int, startLimit: Int?, partialAtEnd: Bool,
+                         scratch: MatchScratch) -> CutMatch {
+        guard start <= buffer.count else { return .outcome(.noMatch) }
         prepare()
-        guard let code = compiled, state.load(ordering: .acquiring) != 3 else {
-            return .failure(code: PCRE2_ERROR_INTERNAL, message: "pattern does not compile: \(compileError?.description ?? "unknown error")")
+        guard let complete = compiled, state.load(ordering: .acquiring) != 3 else {
+            return .outcome(.failure(code: PCRE2_ERROR_INTERNAL, message: "pattern does not compile: \(compileError?.description ?? "unknown error")"))
         }
         scratch.ensure(pairs: groups + 1)
         // The context is shared by every pattern a worker runs: always set the limit, to
@@ -175,10 +223,13 @@ extension Regex {
         pcre2_set_offset_limit_8(scratch.context, supportsStartLimit ? (startLimit ?? Int(bitPattern: UInt.max)) : Int(bitPattern: UInt.max))
         let subject = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
             ?? UnsafePointer<UInt8>(bitPattern: 1)!  // PCRE2 wants non-NULL even for length 0
-        let rc = pcre2_match_8(code, subject, buffer.count, start, 0, scratch.matchData, scratch.context)
-        if rc == PCRE2_ERROR_NOMATCH { return .noMatch }
-        if rc < 0 { return .failure(code: rc, message: Regex.errorMessage(rc)) }
+        let code = partialAtEnd ? preparePartial() ?? complete : complete
+        let rc = pcre2_match_8(code, subject, buffer.count, start, partialAtEnd ? UInt32(PCRE2_PARTIAL_HARD) : 0,
+                               scratch.matchData, scratch.context)
+        if rc == PCRE2_ERROR_NOMATCH { return .outcome(.noMatch) }
         let ovector = pcre2_get_ovector_pointer_8(scratch.matchData)!
+        if rc == PCRE2_ERROR_PARTIAL { return .partial(start: Int(truncatingIfNeeded: ovector[0])) }
+        if rc < 0 { return .outcome(.failure(code: rc, message: Regex.errorMessage(rc))) }
         let groups = self.groups + 1
         var ranges: [Range<Int>?] = []
         ranges.reserveCapacity(groups)
@@ -187,7 +238,7 @@ extension Regex {
             let lo = Int(truncatingIfNeeded: ovector[2 * g]), hi = Int(truncatingIfNeeded: ovector[2 * g + 1])
             if lo < 0 || hi < 0 || lo > hi { ranges.append(nil) } else { ranges.append(lo..<hi) }
         }
-        return .match(ranges)
+        return .outcome(.match(ranges))
     }
 
     /// Convenience for tests and `rules check`: does the pattern match anywhere in `text`?
