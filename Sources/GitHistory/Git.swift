@@ -13,9 +13,14 @@ import Glibc
 ///   and, for staged scans, `GIT_INDEX_FILE`;
 /// - command-line config, which outranks the repository's: `core.fsmonitor=false`,
 ///   `core.hooksPath=/dev/null` (no hook can exist below it), `core.pager=cat`,
-///   `diff.external=`, `core.attributesFile=/dev/null`, `protocol.allow=never` (a partial
-///   clone cannot lazily fetch through a configured transport), `gc.auto=0`,
-///   `log.showSignature=false`, `color.ui=false`;
+///   `diff.external=`, `core.attributesFile=/dev/null`, `protocol.allow=never`,
+///   `diff.submodule=short` (a submodule diff would start a `git diff` inside the submodule,
+///   whose own config can name a diff driver), `gc.auto=0`, `log.showSignature=false`,
+///   `color.ui=false`;
+/// - no fetching, ever: `GIT_ALLOW_PROTOCOL=none` (an allow-list naming no transport: it
+///   outranks a repository's `protocol.<name>.allow=always`, which outranks the
+///   command-line `protocol.allow=never`), and `GIT_NO_LAZY_FETCH=1` (git 2.45+ does not
+///   even try to fetch a partial clone's missing objects from its promisor remote);
 /// - `--no-pager`, `GIT_PAGER=cat`, `GIT_TERMINAL_PROMPT=0`, `GIT_OPTIONAL_LOCKS=0` (no index
 ///   refresh, so no `post-index-change` hook), `GIT_NO_REPLACE_OBJECTS=1` (the objects as
 ///   stored, not as `refs/replace` would show them), `LC_ALL=C`, stdin `/dev/null`;
@@ -121,6 +126,7 @@ public final class Git: @unchecked Sendable {
         env["GIT_OPTIONAL_LOCKS"] = "0"
         env["GIT_NO_REPLACE_OBJECTS"] = "1"
         env["GIT_NO_LAZY_FETCH"] = "1"
+        env["GIT_ALLOW_PROTOCOL"] = "none"
         env["GIT_ASKPASS"] = "/bin/false"
         // glibc only: keep freed memory instead of returning it to the kernel after every
         // object, which made a cat-file streaming every blob spend a tenth of its time
@@ -140,7 +146,8 @@ public final class Git: @unchecked Sendable {
     static func isolatingConfig(trustForeignOwner: Bool) -> [String] {
         var settings = [
             "core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat", "diff.external=",
-            "core.attributesFile=/dev/null", "protocol.allow=never", "gc.auto=0", "maintenance.auto=false",
+            "core.attributesFile=/dev/null", "protocol.allow=never", "diff.submodule=short", "submodule.recurse=false",
+            "gc.auto=0", "maintenance.auto=false",
             "log.showSignature=false", "color.ui=false", "core.untrackedCache=false", "core.quotePath=true",
         ]
         if trustForeignOwner { settings.append("safe.directory=*") }

@@ -129,6 +129,22 @@ final class GitRunnerTests: XCTestCase {
         }
     }
 
+    /// No transport, whatever the repository allows: its `protocol.ext.allow=always`
+    /// outranks the command-line `protocol.allow=never`, so only `GIT_ALLOW_PROTOCOL` (an
+    /// allow-list naming none) stops a fetch, lazy or not, on a git that would make one.
+    func testNoTransportEvenWhereTheRepositoryAllowsIt() throws {
+        let f = Fixture()
+        f.commit("x")
+        let marker = f.root + "/fetched"
+        f.run(["config", "remote.origin.url", "ext::sh -c touch% \(marker)"])
+        f.run(["config", "protocol.ext.allow", "always"])
+        let git = try f.git()
+        XCTAssertTrue(git.environment.contains("GIT_ALLOW_PROTOCOL=none"))
+        XCTAssertTrue(git.environment.contains("GIT_NO_LAZY_FETCH=1"))
+        XCTAssertThrowsError(try git.output(["fetch", "-q", "origin"]))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the remote's command ran")
+    }
+
     func testBareShallowAndObjectFormat() throws {
         let f = Fixture()
         f.write("a", "1\n"); f.commit("1")

@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+/// Hostile repositories built at run time, each trying one way to make keyshape run a
+/// program, fetch, hide a commit, quote planted text, skip what it was asked to scan, or
+/// exit 0 on what it could not read.
+final class HistoryHardeningTests: XCTestCase {
+    let key = canary("HardenedGit41"), planted = canary("PlantedInGit52")
+    var secrets: [String] { [key, planted] }
+
+    /// A script that creates `markers/NAME` when run as `script NAME`.
+    func markerScript(_ dir: TempDir) throws -> (script: String, markers: String) {
+        let markers = dir.path + "/markers"
+        try FileManager.default.createDirectory(atPath: markers, withIntermediateDirectories: true)
+        let script = dir.path + "/evil.sh"
+        try Data("#!/bin/sh\ntouch \"\(markers)/$1\"\n".utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        return (script, markers)
+    }
+
+    func contents(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
+
+    func assertNothingLeaked(_ r: Run, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for s in secrets { assertNoFragment(of: s, in: r.stdout + r.stderr, what, file: file, line: line) }
+    }
+
+    // MARK: 1. Nothing the repository configures runs
+
+    /// `diff.submodule=diff` makes `git diff` start a child `git diff` inside the submodule,
+    /// which reads the submodule's own config and attributes (a diff driver's command).
+    func testStagedSubmoduleDiffRunsNoDriver() throws {
+        let work = TempDir()
+        let (script, markers) = try markerScript(work)
+        let sub = GitFixture(name: "subsrc")
+        sub.write("f.txt", "one\n")
+        sub.commit("one")
+        let repo = GitFixture()
+        repo.git(["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.path, "sub"])
+        repo.commit("add submodule")
+        func subGit(_ args: [String]) {
+            let r = runProcess(GitFixture.gitPath, ["-C", repo.path + "/sub", "-c", "user.name=A", "-c", "user.email=a@example.com"] + args,
+                               env: repo.environment())
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+        }
+        try Data("two\n".utf8).write(to: URL(fileURLWithPath: repo.path + "/sub/f.txt"))
+        try Data("* diff=evil\n".utf8).write(to: URL(fileURLWithPath: repo.path + "/sub/.gitattributes"))
+        subGit(["add", "-A"])
+        subGit(["commit", "-q", "-m", "two"])
+        subGit(["config", "diff.evil.command", "\(script) submodule-diff-driver"])
+        repo.git(["config", "diff.submodule", "diff"])
+        repo.write("app.env", "k=\(key)\n")
+        repo.git(["add", "-A"])
+
+        // Control: plain git runs the driver.
+        _ = runProcess(GitFixture.gitPath, ["-C", repo.path, "diff", "--cached"], env: repo.environment())
+        XCTAssertEqual(contents(markers), ["submodule-diff-driver"], "the hostile configuration is live for plain git")
+        try FileManager.default.removeItem(atPath: markers + "/submodule-diff-driver")
+
+        let r = keyshape(["staged", repo.path, "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stdout.contains("app.env:1:3: keyshape-canary"), r.stdout)
+        assertNothingLeaked(r, "staged")
+        XCTAssertEqual(contents(markers), [], "no configured program ran")
+    }
+
+    /// A partial clone whose promisor remote is a command (`ext::`, allowed by the
+    /// repository's own `protocol.ext.allow=always`), with blobs missing so git would want
+    /// to fetch them: nothing runs, and each missing blob is an error entry (exit 2).
+    func testPromisorRemoteIsNeverFetched() throws {
+        let work = TempDir()
+        let (script, markers) = try markerScript(work)
+        let repo = GitFixture()
+        repo.write("k.txt", "k=\(key)\n")
+        repo.commit("key")
+        let committed = repo.git(["rev-parse", "HEAD:k.txt"])
+        repo.write("s.txt", "s=\(key)\n")
+        repo.git(["add", "s.txt"])
+        let staged = repo.git(["rev-parse", ":s.txt"])
+        for blob in [committed, staged] {
+            try FileManager.default.removeItem(atPath: repo.path + "/.git/objects/" + blob.prefix(2) + "/" + blob.dropFirst(2))
+        }
+        for (k, v) in [("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
+                       ("remote.origin.promisor", "true"), ("remote.origin.url", "ext::\(script) lazy-fetch"),
+                       ("protocol.ext.allow", "always")] {
+            repo.git(["config", k, v])
+        }
+
+        // Control: plain git fetches the missing blob through the command.
+        _ = runProcess(GitFixture.gitPath, ["-C", repo.path, "cat-file", "-p", committed], env: repo.environment())
+        XCTAssertEqual(contents(markers), ["lazy-fetch"], "the promisor remote is live for plain git")
+        try FileManager.default.removeItem(atPath: markers + "/lazy-fetch")
+
+        let h = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(h.run.status, 2, h.run.stderr)
+        XCTAssertTrue(h.errors.contains { ($0["path"] ?? "").contains("k.txt") && ($0["message"] ?? "").contains(committed) }, "\(h.errors)")
+        let s = keyshapeJSON(["staged", repo.path], secrets: secrets)
+        XCTAssertEqual(s.run.status, 2, s.run.stderr)
+        XCTAssertTrue(s.errors.contains { $0["path"] == "s.txt" }, "\(s.errors)")
+        XCTAssertEqual(contents(markers), [], "no promisor fetch ran")
+    }
+}
