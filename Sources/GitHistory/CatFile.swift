@@ -24,7 +24,8 @@ public final class CatFileReader {
     private var reader: FDReader?
     private var content: UnsafeMutableRawPointer
     private var contentCapacity: Int
-    /// Lines of git stderr seen from processes that ended (for error messages).
+    /// keyshape's explanation of the last failure of a git process that ended (for error
+    /// messages; never git's own words).
     public private(set) var lastFailure = ""
 
     /// - Parameter streaming: use `--batch-command --buffer` when git has it (many objects);
@@ -170,7 +171,7 @@ public final class CatFileReader {
                 p.closeStdin()
                 p.terminate()
                 let status = p.wait()
-                lastFailure = p.stderrSummary
+                lastFailure = p.stderrReason
                 process = nil
                 reader = nil
                 if next < ids.count {

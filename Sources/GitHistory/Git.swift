@@ -71,11 +71,7 @@ public final class Git: @unchecked Sendable {
                                     environment: environment, command: "git rev-parse")
         let lines = String(decoding: probe.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count >= 4, lines[0] == "true" || lines[0] == "false" else {
-            let detail = GitError.summarise(probe.stderr)
-            if detail.contains("dubious ownership") {
-                throw GitError.notARepository(path: path, detail: detail + "; to allow it: git config --global --add safe.directory <path>")
-            }
-            throw GitError.notARepository(path: path, detail: detail)
+            throw GitError.notARepository(path: path, detail: Git.notARepositoryDetail(probe))
         }
         isShallow = lines[1] == "true"
         gitDir = lines[2]
@@ -83,13 +79,20 @@ public final class Git: @unchecked Sendable {
         if lines.count >= 5, !lines[4].isEmpty, probe.status == 0 {
             isBare = false
             root = lines[4]
-        } else if lines[0] == "true" || GitError.summarise(probe.stderr).contains("must be run in a work tree") {
+        } else if lines[0] == "true" || GitError.says(probe.stderr, "must be run in a work tree") {
             // A bare repository, or the git directory of one with a work tree: no work tree to use.
             isBare = true
             root = gitDir
         } else {
-            throw GitError.notARepository(path: path, detail: GitError.summarise(probe.stderr))
+            throw GitError.notARepository(path: path, detail: Git.notARepositoryDetail(probe))
         }
+    }
+
+    /// keyshape's words for why `rev-parse` found no repository: never git's (they quote a
+    /// `.git` file's `gitdir:` line, which the repository chose).
+    static func notARepositoryDetail(_ probe: Captured) -> String {
+        let reason = GitError.explain(probe.stderr)
+        return reason.isEmpty ? "git rev-parse failed (exit \(probe.status))" : reason
     }
 
     /// `git` on PATH (or nil PATH: the usual places).
@@ -185,15 +188,15 @@ public final class Git: @unchecked Sendable {
     public func output(_ args: [String]) throws -> [UInt8] {
         let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args))
         guard r.status == 0 else {
-            throw GitError.commandFailed(command: Git.commandName(args), status: r.status, stderr: GitError.summarise(r.stderr))
+            throw GitError.commandFailed(command: Git.commandName(args), status: r.status, reason: GitError.explain(r.stderr))
         }
         return r.stdout
     }
 
-    /// Like `output`, but a failure is a value: (status, stdout, summarised stderr).
-    public func tryOutput(_ args: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
+    /// Like `output`, but a failure is a value: (status, stdout, keyshape's explanation).
+    public func tryOutput(_ args: [String]) throws -> (status: Int32, stdout: [UInt8], reason: String) {
         let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args))
-        return (r.status, r.stdout, GitError.summarise(r.stderr))
+        return (r.status, r.stdout, GitError.explain(r.stderr))
     }
 
     private let versionLock = NSLock()

@@ -73,7 +73,7 @@ public final class StagedDiffReading: @unchecked Sendable {
         }
         var rawOut = FDReader(fd: raw.stdoutFD).readAll()
         var status = raw.wait()
-        let unborn = base == "HEAD" && status != 0 && raw.stderrSummary.contains("bad revision")
+        let unborn = base == "HEAD" && status != 0 && GitError.says(raw.stderrBytes, "bad revision")
         if head == nil || unborn {
             // Before the first commit (or HEAD moved between the two reads): against what HEAD is now.
             patch.terminate()
@@ -83,7 +83,7 @@ public final class StagedDiffReading: @unchecked Sendable {
             rawOut = FDReader(fd: raw.stdoutFD).readAll()
             status = raw.wait()
         }
-        guard status == 0 else { throw GitError.commandFailed(command: "git diff-index --cached", status: status, stderr: raw.stderrSummary) }
+        guard status == 0 else { throw GitError.commandFailed(command: "git diff-index --cached", status: status, reason: raw.stderrReason) }
         return (head, try Git.parseRawDiff(rawOut))
     }
 
@@ -92,7 +92,7 @@ public final class StagedDiffReading: @unchecked Sendable {
         var (head, changes) = try paths()
         let added = Git.parseAddedLines(FDReader(fd: patch.stdoutFD))
         let status = patch.wait()
-        guard status == 0 else { throw GitError.commandFailed(command: "git diff --cached", status: status, stderr: patch.stderrSummary) }
+        guard status == 0 else { throw GitError.commandFailed(command: "git diff --cached", status: status, reason: patch.stderrReason) }
         for i in changes.indices { changes[i].addedLines = added[changes[i].path] }
         return StagedDiff(head: head, changes: changes)
     }

@@ -98,4 +98,29 @@ final class HistoryHardeningTests: XCTestCase {
         XCTAssertTrue(s.errors.contains { $0["path"] == "s.txt" }, "\(s.errors)")
         XCTAssertEqual(contents(markers), [], "no promisor fetch ran")
     }
+
+    // MARK: 4. git's messages are not quoted
+
+    /// A ref named after a planted value that points at no object: git's error names the
+    /// ref; keyshape's names the command and its status only.
+    func testGitStderrIsNotQuoted() throws {
+        let repo = GitFixture()
+        repo.write("readme.txt", "hello\n")
+        repo.commit("one")
+        let missing = String(repeating: "5", count: 40)
+        let ref = repo.path + "/.git/refs/heads/\(planted)"
+        try Data("\(missing)\n".utf8).write(to: URL(fileURLWithPath: ref))
+        let plain = runProcess(GitFixture.gitPath, ["-C", repo.path, "rev-list", "--all"], env: repo.environment())
+        XCTAssertNotEqual(plain.status, 0)
+        XCTAssertTrue(plain.stderr.contains(planted), "git itself quotes the ref: \(plain.stderr)")
+        let text = keyshape(["history", repo.path, "--no-progress"])
+        XCTAssertEqual(text.status, 2, text.stderr)
+        XCTAssertTrue(text.stderr.contains("git rev-list failed (exit "), text.stderr)
+        assertNothingLeaked(text, "history text")
+        let r = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(r.run.status, 2)
+        XCTAssertFalse(r.errors.isEmpty)
+        let audit = keyshapeJSON(["audit", repo.path], secrets: secrets)
+        XCTAssertEqual(audit.run.status, 2)
+    }
 }

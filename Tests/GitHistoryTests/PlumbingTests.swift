@@ -84,7 +84,7 @@ final class GitRunnerTests: XCTestCase {
         XCTAssertThrowsError(try Git(repository: dir)) { error in
             guard case GitError.notARepository(let path, let detail)? = error as? GitError else { return XCTFail("\(error)") }
             XCTAssertEqual(path, dir)
-            XCTAssertTrue(detail.contains("not a git repository"), detail)
+            XCTAssertEqual(detail, "git finds no repository there; a .git file may name a missing folder")
         }
         var options = Git.Options()
         options.baseEnvironment["PATH"] = "/nonexistent"
@@ -116,17 +116,26 @@ final class GitRunnerTests: XCTestCase {
         XCTAssertTrue(try Git(repository: a.path, options: options).environment.contains("GLIBC_TUNABLES=glibc.malloc.arena_max=2"))
     }
 
-    func testFailureNamesCommandAndSummarisesStderr() throws {
+    /// git's stderr quotes what it was given (here an object name chosen to look like a
+    /// value); keyshape's error names the command and status, and never git's words.
+    func testFailureNamesCommandAndStatusNotGitsMessage() throws {
         let f = Fixture()
         f.commit("x")
         let git = try f.git()
-        XCTAssertThrowsError(try git.output(["cat-file", "-p", "no-such-object"])) { error in
-            guard case GitError.commandFailed(let command, let status, let stderr)? = error as? GitError else { return XCTFail("\(error)") }
+        let planted = "planted-" + "name-9f8e7d6c"
+        XCTAssertThrowsError(try git.output(["cat-file", "-p", planted])) { error in
+            guard case GitError.commandFailed(let command, let status, let reason)? = error as? GitError else { return XCTFail("\(error)") }
             XCTAssertEqual(command, "git cat-file")
             XCTAssertNotEqual(status, 0)
-            XCTAssertFalse(stderr.isEmpty)
-            XCTAssertFalse(stderr.contains("\n"))
+            XCTAssertFalse(reason.contains(planted))
+            XCTAssertFalse("\(error)".contains(planted), "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("git cat-file failed (exit \(status))"), "\(error)")
         }
+        // Recognised causes come out in keyshape's words.
+        XCTAssertEqual(GitError.explain(Array("fatal: bad config line 3 in file .git/config\n".utf8)), "git cannot parse the repository's configuration")
+        XCTAssertEqual(GitError.explain(Array("fatal: not a git repository: /x/\(planted)\n".utf8)),
+                       "git finds no repository there; a .git file may name a missing folder")
+        XCTAssertEqual(GitError.explain(Array("fatal: \(planted)\n".utf8)), "")
     }
 
     /// No transport, whatever the repository allows: its `protocol.ext.allow=always`
