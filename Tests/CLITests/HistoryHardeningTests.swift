@@ -99,6 +99,75 @@ final class HistoryHardeningTests: XCTestCase {
         XCTAssertEqual(contents(markers), [], "no promisor fetch ran")
     }
 
+    // MARK: 2. A repository that cannot be read is an error, never "skipped"
+
+    /// The three ways a repository that is there cannot be read, for history, staged and
+    /// audit: exit 2 with an error, and no repository content quoted.
+    func testUnreadableRepositoryIsAnError() throws {
+        let noGit = TempDir()  // a PATH with no git in it
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = noGit.path
+        func brokenConfig() -> GitFixture {
+            let repo = GitFixture()
+            repo.write("app.env", "k=\(key)\n")
+            repo.commit("key")
+            let config = repo.path + "/.git/config"
+            let handle = FileHandle(forWritingAtPath: config)!
+            handle.seekToEndOfFile()
+            handle.write(Data("[core\n\tbroken = \(planted)\n".utf8))
+            handle.closeFile()
+            return repo
+        }
+        func wrongGitdir() -> GitFixture {
+            let repo = GitFixture(initialize: false)
+            try! Data("gitdir: /nonexistent/\(planted)\n".utf8).write(to: URL(fileURLWithPath: repo.path + "/.git"))
+            repo.write("app.env", "k=\(key)\n")
+            return repo
+        }
+        func plain() -> GitFixture {
+            let repo = GitFixture()
+            repo.write("app.env", "k=\(key)\n")
+            repo.commit("key")
+            repo.write("more.env", "m=\(key)\n")
+            repo.git(["add", "-A"])
+            return repo
+        }
+        let cases: [(String, GitFixture, [String: String]?)] = [
+            ("git missing from PATH", plain(), env),
+            ("a config git cannot parse", brokenConfig(), nil),
+            ("a .git file naming a missing folder", wrongGitdir(), nil),
+        ]
+        for (what, repo, environment) in cases {
+            for command in ["history", "staged"] {
+                let r = keyshape([command, repo.path, "--no-progress"], env: environment)
+                XCTAssertEqual(r.status, 2, "\(command), \(what): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains("keyshape: error: "), "\(command), \(what): \(r.stderr)")
+                assertNothingLeaked(r, "\(command), \(what)")
+            }
+            let audit = keyshapeJSON(["audit", repo.path], secrets: secrets, env: environment)
+            XCTAssertEqual(audit.run.status, 2, "audit, \(what): \(audit.run.stderr)")
+            XCTAssertFalse(audit.run.stderr.contains("skipped"), "audit, \(what): \(audit.run.stderr)")
+            XCTAssertTrue(audit.errors.contains { ($0["message"] ?? "").hasPrefix("history not scanned: ") }, "audit, \(what): \(audit.errors)")
+            // The sources are still scanned (and their finding reported).
+            XCTAssertTrue(audit.findings.contains { $0.path == "app.env" }, "audit, \(what): \(audit.findings.map(\.path))")
+        }
+    }
+
+    /// A folder with no repository in or above it has no history: audit says so and its
+    /// status is the sources' (nothing it was asked to scan went unscanned), with or without git.
+    func testAuditOfAFolderWithoutRepository() throws {
+        let dir = TempDir()
+        dir.write("clean/readme.txt", "nothing here\n")
+        let noGit = TempDir()
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = noGit.path
+        for environment in [nil, env] {
+            let r = keyshape(["audit", dir.path + "/clean", "--no-progress"], env: environment)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains("history: none (no git repository in or above this folder)"), r.stderr)
+        }
+    }
+
     // MARK: 4. git's messages are not quoted
 
     /// A ref named after a planted value that points at no object: git's error names the
