@@ -9,6 +9,8 @@ public enum GitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path is not inside a git repository (or does not exist, or git cannot open it);
     /// `detail` is keyshape's explanation.
     case notARepository(path: String, detail: String)
+    /// Part of the repository that keyshape reads itself (its shallow file) cannot be read.
+    case unreadable(path: String, detail: String)
     /// git could not be started.
     case spawnFailed(command: String, errno: Int32)
     /// git exited with a failure status; `reason` is keyshape's explanation, empty when the
@@ -23,6 +25,8 @@ public enum GitError: Error, Sendable, Equatable, CustomStringConvertible {
             return "git not found in PATH (keyshape runs the git binary to read repositories; install git or fix PATH)"
         case .notARepository(let path, let detail):
             return "\(path): not a git repository" + (detail.isEmpty ? "" : " (\(detail))")
+        case .unreadable(let path, let detail):
+            return "\(path): cannot read the repository (\(detail))"
         case .spawnFailed(let command, let code):
             return "\(command): could not start git (errno \(code))"
         case .commandFailed(let command, let status, let reason):

@@ -168,6 +168,103 @@ final class HistoryHardeningTests: XCTestCase {
         }
     }
 
+    // MARK: 3. History as the objects say
+
+    /// A repository whose last commit removed a key another commit added, with no reflog to
+    /// find that commit by: `info/grafts` or a planted `shallow` entry cutting the removal
+    /// commit off from its parent hides the addition.
+    func hiddenKeyRepository() -> (repo: GitFixture, added: String, tip: String) {
+        let repo = GitFixture()
+        repo.write("readme.txt", "hello\n")
+        repo.commit("one")
+        repo.write("app.env", "k=\(key)\n")
+        let added = repo.commit("add key")
+        repo.remove("app.env")
+        let tip = repo.commit("remove key")
+        try? FileManager.default.removeItem(atPath: repo.path + "/.git/logs")
+        return (repo, added, tip)
+    }
+
+    func testGraftsDoNotHideCommits() throws {
+        let (repo, added, tip) = hiddenKeyRepository()
+        try Data("\(tip)\n".utf8).write(to: URL(fileURLWithPath: repo.path + "/.git/info/grafts"))
+        XCTAssertEqual(repo.git(["rev-list", "--all"]), tip, "plain git follows the graft")
+        let r = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(r.run.status, 1, r.run.stderr)
+        XCTAssertEqual(places(r.findings), ["\(added) app.env:1"])
+    }
+
+    func testForgedShallowEntryIsIgnored() throws {
+        let (repo, added, tip) = hiddenKeyRepository()
+        try Data("\(tip)\n".utf8).write(to: URL(fileURLWithPath: repo.path + "/.git/shallow"))
+        XCTAssertEqual(repo.git(["rev-list", "--all"]), tip, "plain git stops at the shallow entry")
+        let r = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(r.run.status, 1, r.run.stderr)
+        XCTAssertEqual(places(r.findings), ["\(added) app.env:1"])
+        XCTAssertTrue(r.run.stderr.contains("shallow file lists 1 commit whose parents are present"), r.run.stderr)
+        XCTAssertFalse(r.run.stderr.contains("shallow repository:"), r.run.stderr)
+    }
+
+    /// A FIFO as the shallow file would block git's read of it forever: keyshape reads the
+    /// file itself, without blocking, and refuses it.
+    func testShallowFileThatIsAFIFOIsAnErrorNotAHang() throws {
+        let (repo, _, _) = hiddenKeyRepository()
+        XCTAssertEqual(mkfifo(repo.path + "/.git/shallow", 0o644), 0)
+        let started = Date()
+        let r = keyshape(["history", repo.path, "--no-progress"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("its shallow file is not a regular file"), r.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+    }
+
+    /// A commit-graph file whose entry for the removal commit says it has no parent.
+    func testForgedCommitGraphDoesNotHideCommits() throws {
+        let (repo, added, tip) = hiddenKeyRepository()
+        repo.git(["commit-graph", "write", "--reachable"])
+        let graph = repo.path + "/.git/objects/info/commit-graph"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: graph)))
+        // Header (8 bytes: signature, version, hash version, chunk count, base graphs), then
+        // the chunk table: 12 bytes per chunk (id, 8-byte offset), OIDL the sorted commit
+        // names, CDAT per commit the tree name and two 4-byte parent positions.
+        func offset(_ id: String) -> Int? {
+            for i in 0..<Int(bytes[6]) {
+                let at = 8 + 12 * i
+                if Array(bytes[at..<at + 4]) == Array(id.utf8) {
+                    return bytes[at + 4..<at + 12].reduce(0) { $0 << 8 | Int($1) }
+                }
+            }
+            return nil
+        }
+        let oidl = try XCTUnwrap(offset("OIDL")), cdat = try XCTUnwrap(offset("CDAT"))
+        let tipBytes = Array(try XCTUnwrap(Data(hexString: tip)))
+        let index = try XCTUnwrap((0..<3).first { Array(bytes[oidl + 20 * $0..<oidl + 20 * $0 + 20]) == tipBytes })
+        let parent = cdat + 36 * index + 20
+        bytes.replaceSubrange(parent..<parent + 4, with: [0x70, 0, 0, 0])  // "no parent"
+        chmod(graph, 0o644)
+        try Data(bytes).write(to: URL(fileURLWithPath: graph))
+        XCTAssertEqual(repo.git(["rev-list", "--all"]), tip, "plain git believes the graph")
+        let r = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(r.run.status, 1, r.run.stderr)
+        XCTAssertEqual(places(r.findings), ["\(added) app.env:1"])
+    }
+
+    /// A real shallow clone (the boundary's parents are not in the object store) keeps its
+    /// note and is scanned as it is; a forged entry beside the real one is still ignored.
+    func testRealShallowCloneKeepsItsBoundary() throws {
+        let (origin, added, tip) = hiddenKeyRepository()
+        origin.write("later.env", "l=\(key)\n")
+        let later = origin.commit("later key")
+        let clone = GitFixture(name: "clone", initialize: false)
+        let r0 = runProcess(GitFixture.gitPath, ["clone", "-q", "--depth", "2", "file://" + origin.path, clone.path], env: clone.environment())
+        XCTAssertEqual(r0.status, 0, r0.stderr)
+        XCTAssertEqual(clone.git(["rev-parse", "--is-shallow-repository"]), "true")
+        let r = keyshapeJSON(["history", clone.path], secrets: secrets)
+        XCTAssertEqual(r.run.status, 1, r.run.stderr)
+        XCTAssertEqual(places(r.findings), ["\(later) later.env:1"], "the boundary commit \(tip) has no key; \(added) is not in the clone")
+        XCTAssertTrue(r.run.stderr.contains("shallow repository:"), r.run.stderr)
+        XCTAssertFalse(r.run.stderr.contains("whose parents are present"), r.run.stderr)
+    }
+
     // MARK: 4. git's messages are not quoted
 
     /// A ref named after a planted value that points at no object: git's error names the
@@ -191,5 +288,19 @@ final class HistoryHardeningTests: XCTestCase {
         XCTAssertFalse(r.errors.isEmpty)
         let audit = keyshapeJSON(["audit", repo.path], secrets: secrets)
         XCTAssertEqual(audit.run.status, 2)
+    }
+}
+
+private extension Data {
+    init?(hexString: String) {
+        var out = [UInt8]()
+        var chars = Array(hexString.utf8)[...]
+        while chars.count >= 2 {
+            guard let b = UInt8(String(decoding: chars.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            out.append(b)
+            chars = chars.dropFirst(2)
+        }
+        guard chars.isEmpty else { return nil }
+        self.init(out)
     }
 }

@@ -72,6 +72,10 @@ public final class HistoryScanner: @unchecked Sendable {
         run.notes += git.isShallow
             ? ["shallow repository: history before the shallow boundary is not present; the boundary commits' files are reported as added there"]
             : []
+        if git.ignoredShallowEntries > 0 {
+            let n = git.ignoredShallowEntries
+            run.notes.append("the repository's shallow file lists \(n) commit\(n == 1 ? "" : "s") whose parents are present (a real shallow clone lacks them); \(n == 1 ? "that entry was" : "those entries were") ignored, so history is read as the objects say")
+        }
         run.scanCommits(input.log)
         if history.allObjects { run.scanUnreachable() }
         run.workers.close()
