@@ -289,6 +289,25 @@ final class HistoryHardeningTests: XCTestCase {
         let audit = keyshapeJSON(["audit", repo.path], secrets: secrets)
         XCTAssertEqual(audit.run.status, 2)
     }
+
+    // MARK: 5. Symlinks in the index
+
+    func testStagedScansSymlinkTargets() throws {
+        let repo = GitFixture()
+        repo.write("readme.txt", "hello\n")
+        repo.commit("one")
+        XCTAssertEqual(symlink("k=\(key)", repo.path + "/link"), 0)
+        repo.git(["add", "link"])
+        XCTAssertEqual(repo.git(["ls-files", "-s", "link"]).prefix(6), "120000")
+        let r = keyshapeJSON(["staged", repo.path], secrets: secrets)
+        XCTAssertEqual(r.run.status, 1, r.run.stderr)
+        XCTAssertEqual(r.findings.map { "\($0.kind) \($0.path ?? ""):\($0.line ?? 0)" }, ["staged link:1"])
+        // history scans the same blob at the same path, with the same fingerprint.
+        repo.commit("link")
+        let h = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(h.findings.map(\.path), ["link"])
+        XCTAssertEqual(h.findings.map(\.fingerprint), r.findings.map(\.fingerprint))
+    }
 }
 
 private extension Data {

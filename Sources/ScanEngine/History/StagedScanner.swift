@@ -78,7 +78,8 @@ public final class StagedScanner {
         for ch in listed where !ch.isDeletion {
             let path = String(decoding: ch.path, as: UTF8.self)
             if ch.isGitlink { notes.append("\(path): submodule (gitlink) entry; not scanned"); continue }
-            if ch.newMode == TreeChange.symlinkMode { continue }
+            // A symlink (mode 120000) is scanned too: its blob is the target text, which `history`
+            // scans, and a key can be committed as a link target as well as in a file.
             if ch.oldBlob == ch.newBlob { continue }  // a pure rename or mode change adds nothing
             changes.append(ch)
         }
