@@ -45,7 +45,7 @@ struct ShallowBoundary {
         // Size 0 skips every object's bytes: `tooLarge` means present, and nothing is read.
         reader.read(allParents, maxSize: 0) { i, result in
             switch result {
-            case .object, .tooLarge: present.insert(allParents[i])
+            case .object, .tooLarge, .stream: present.insert(allParents[i])
             case .missing, .failed: break
             }
         }

@@ -308,6 +308,39 @@ final class HistoryHardeningTests: XCTestCase {
         XCTAssertEqual(h.findings.map(\.path), ["link"])
         XCTAssertEqual(h.findings.map(\.fingerprint), r.findings.map(\.fingerprint))
     }
+
+    // MARK: 6. Large blobs in bounded pieces
+
+    /// The repository's own config raises the size limit far past the chunk size: a blob of
+    /// 20 MiB is scanned in 8 MiB chunks, with the keys before, inside and across the chunk
+    /// boundaries each found once at its line.
+    func testLargeBlobUnderARaisedLimitIsScannedInChunks() throws {
+        let repo = GitFixture()
+        repo.write(".keyshape.toml", "[scan]\nmaxFileSize = \"8GiB\"\n")
+        var text = [UInt8]()
+        var lines: [Int] = []
+        var line = 1
+        let filler = Array(String(repeating: "w", count: 119).utf8) + [0x0A]
+        // 8 MiB chunks overlap by 64 KiB: the first boundary's overlap is 8 MiB - 64 KiB on.
+        let around = [(8 << 20) - (64 << 10) - 40, (8 << 20) - (64 << 10) + 9, (8 << 20) - 30, (16 << 20) - (128 << 10) - 20, 20 << 20]
+        var next = 0
+        while text.count < (20 << 20) + 200 {
+            if next < around.count && text.count >= around[next] {
+                lines.append(line)
+                text += Array("key=\(key)\n".utf8)
+                next += 1
+            } else {
+                text += filler
+            }
+            line += 1
+        }
+        repo.writeBytes(Array("big.txt".utf8), text)
+        repo.commit("big")
+        let r = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(r.run.status, 1, r.run.stderr)
+        XCTAssertEqual(r.errors.count, 0, "\(r.errors)")
+        XCTAssertEqual(r.findings.filter { $0.path == "big.txt" }.compactMap(\.line).sorted(), lines)
+    }
 }
 
 private extension Data {

@@ -194,6 +194,7 @@ final class CatFileTests: XCTestCase {
                 seen += 1
             case .missing: missing.append(i)
             case .tooLarge(_, let size): XCTAssertGreaterThan(size, 2000); large += 1
+            case .stream: XCTFail("no streaming asked for")
             case .failed(let m): XCTFail(m)
             }
         }
@@ -242,6 +243,7 @@ final class CatFileTests: XCTestCase {
                 inRegion += 1
             case .missing: missing.append(i)
             case .tooLarge(_, let size): XCTAssertGreaterThan(size, 100_000); large.append(i)
+            case .stream: XCTFail("no streaming asked for")
             case .failed(let m): XCTFail(m)
             }
         }
@@ -256,6 +258,52 @@ final class CatFileTests: XCTestCase {
         }
         // The reader is back on its own buffer: the next plain read works.
         XCTAssertEqual(reader.readObject(ids[0])?.bytes, Array(content(0).utf8))
+        reader.close()
+    }
+
+    /// Objects over `streamAbove` come as streams the caller reads in pieces (or leaves
+    /// partly unread), between objects read into regions as before.
+    func testLargeObjectsStreamInPiecesBetweenRegions() throws {
+        let f = Fixture()
+        func content(_ i: Int) -> String { i % 4 == 1 ? String(repeating: "large \(i) ", count: 3000 + 500 * i) : "small \(i)\n" }
+        for i in 0..<12 { f.write("f\(i).txt", content(i)) }
+        f.commit("mixed")
+        let byName = f.blobs()
+        let ids = (0..<12).map { byName["f\($0).txt"]! }
+        let reader = CatFileReader(git: try f.git())
+        var regions: [UnsafeMutableRawBufferPointer] = []
+        defer { regions.forEach { $0.deallocate() } }
+        let into = CatFileReader.Regions(next: { minimum, adopt in
+            let region = UnsafeMutableRawBufferPointer.allocate(byteCount: max(minimum, 8 << 10), alignment: 16)
+            regions.append(region)
+            adopt(region.baseAddress!, region.count)
+        }, full: { false })
+        var small: [Int: UnsafeRawBufferPointer] = [:], streamed: [Int: String] = [:]
+        reader.read(ids, streamAbove: 10_000, regions: into) { i, result in
+            switch result {
+            case .object(_, let bytes):
+                XCTAssertLessThanOrEqual(bytes.count, 10_000)
+                small[i] = bytes
+            case .stream(_, let size, let stream):
+                XCTAssertGreaterThan(size, 10_000)
+                // Pieces of 777 bytes; object 5 only half read (the rest is skipped).
+                let wanted = i == 5 ? size / 2 : size
+                var got = [UInt8](), piece = [UInt8](repeating: 0, count: 777)
+                while got.count < wanted {
+                    let n = min(777, wanted - got.count)
+                    XCTAssertTrue(piece.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, count: n) })
+                    got += piece[0..<n]
+                }
+                streamed[i] = String(decoding: got, as: UTF8.self)
+            default: XCTFail("\(i): \(result)")
+            }
+        }
+        XCTAssertEqual(streamed.keys.sorted(), [1, 5, 9])
+        for (i, text) in streamed { XCTAssertEqual(text, i == 5 ? String(content(i).prefix(text.count)) : content(i), "object \(i)") }
+        XCTAssertEqual(streamed[5]?.count, content(5).utf8.count / 2)
+        XCTAssertEqual(small.count, 9)
+        for (i, bytes) in small { XCTAssertEqual(String(decoding: bytes, as: UTF8.self), content(i), "object \(i)") }
+        XCTAssertEqual(reader.readObject(ids[2])?.bytes, Array(content(2).utf8))
         reader.close()
     }
 

@@ -29,6 +29,8 @@ public final class HistoryScanner: @unchecked Sendable {
     public let history: HistoryOptions
     public let progress = ScanProgress()
     let sensitivity: ContextSensitivity
+    /// The largest buffer the last scan held blob bytes in (tests of the memory bound).
+    private(set) var largestBlobBuffer = 0
 
     public init(ruleSet: RuleSet, options: ScanOptions, history: HistoryOptions) {
         self.ruleSet = ruleSet
@@ -80,6 +82,7 @@ public final class HistoryScanner: @unchecked Sendable {
         if history.allObjects { run.scanUnreachable() }
         run.workers.close()
         run.verifier.close()
+        largestBlobBuffer = run.workers.largestBuffer
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
         result.issues = run.issues.sorted()
@@ -346,6 +349,7 @@ final class ContextVerifier {
     let ruleSet: RuleSet
     private var reader: CatFileReader?
     private var scanner: BufferScanner?
+    private var chunks: StreamedBlobScanner?
     private var memo: [String: Set<[Int]>] = [:]
 
     init(git: Git, ruleSet: RuleSet, options: ScanOptions) {
@@ -362,10 +366,20 @@ final class ContextVerifier {
             if reader == nil { reader = CatFileReader(git: git); scanner = BufferScanner(ruleSet: ruleSet, options: options) }
             var kept = Set<[Int]>()
             let scanner = self.scanner!
-            reader!.read([blob], maxSize: options.maxFileSize) { _, result in
-                guard case .object(_, let bytes) = result else { return }
-                scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: MatchContext(path: path, commit: commit),
-                             onFinding: { kept.insert([$0.ruleIndex, $0.range.lowerBound, $0.range.count]) }, onFailure: { _, _ in })
+            let context = MatchContext(path: path, commit: commit)
+            reader!.read([blob], maxSize: options.maxFileSize, streamAbove: options.chunkSize) { _, result in
+                switch result {
+                case .object(_, let bytes):
+                    scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: context,
+                                 onFinding: { kept.insert([$0.ruleIndex, $0.range.lowerBound, $0.range.count]) }, onFailure: { _, _ in })
+                case .stream(_, let size, let stream):
+                    // As the blob was first scanned: in chunks, never whole.
+                    if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
+                    let found = chunks!.scan(stream, size: size, with: scanner, context: context, onFailure: { _, _ in }).findings
+                    for f in found { kept.insert([f.ruleIndex, f.range.lowerBound, f.range.count]) }
+                default:
+                    break
+                }
             }
             memo[key] = kept
         }

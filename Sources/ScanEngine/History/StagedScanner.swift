@@ -165,6 +165,7 @@ public final class StagedScanner {
             case .object(_, let bytes): blobs[ids[i]] = Array(bytes)
             case .tooLarge(_, let size): unreadable[ids[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise --max-file-size)"
             case .missing: unreadable[ids[i]] = "staged object \(ids[i].hex) missing or corrupt"
+            case .stream: unreadable[ids[i]] = "staged object \(ids[i].hex) not read"  // not asked for: no streamAbove
             case .failed(let m): unreadable[ids[i]] = m
             }
         }
