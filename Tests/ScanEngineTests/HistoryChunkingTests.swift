@@ -98,4 +98,45 @@ final class HistoryChunkingTests: XCTestCase {
         XCTAssertLessThanOrEqual(scanner.largestBlobBuffer, max(BlobWorkers.Parcel.size, options.chunkSize),
                                  "a 12 MiB blob was held whole")
     }
+
+    /// `staged` too: a 6 MiB text file gaining keys across 256 KiB chunk boundaries reports
+    /// just the added ones at their staged lines, and a 3 MiB binary file (no text hunks)
+    /// just the key HEAD's version lacked, neither held whole.
+    func testLargeStagedFilesAreScannedInChunks() throws {
+        let tree = TempTree()
+        let repo = tree.path + "/repo"
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        try git(repo, ["init", "-q", "-b", "main"])
+        let filler = Array(String(repeating: "w", count: 99).utf8) + [0x0A]
+        func text(keysAt lines: Set<Int>, count: Int) -> [UInt8] {
+            var out = [UInt8]()
+            for n in 1...count { out += lines.contains(n) ? Array("k=\(HistoryChunkingTests.token(n))\n".utf8) : filler }
+            return out
+        }
+        var binary = [UInt8](repeating: 0, count: 3 << 20)
+        func plant(_ i: Int, at offset: Int) { binary.replaceSubrange(offset..<offset + 28, with: Array(HistoryChunkingTests.token(i).utf8)) }
+        plant(1, at: 100_000)
+        tree.write("repo/big.txt", Data(text(keysAt: [10, 30_000], count: 60_000)))
+        tree.write("repo/big.bin", Data(binary))
+        try git(repo, ["add", "-A"])
+        try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "big"])
+        // Lines 1,966 and 1,967 sit where the first 256 KiB chunk's 64 KiB overlap begins
+        // (lines are 100 bytes); 7,000 is inside the fourth chunk.
+        let added: Set<Int> = [2_000, 1_966, 1_967, 7_000, 59_999]
+        tree.write("repo/big.txt", Data(text(keysAt: added.union([10, 30_000]), count: 60_000)))
+        plant(2, at: (256 << 10) - (64 << 10) - 10)
+        tree.write("repo/big.bin", Data(binary))
+        try git(repo, ["add", "-A"])
+
+        var options = ScanOptions(jobs: 2)
+        options.hashKey = "test"
+        options.chunkSize = 256 << 10
+        options.maxFileSize = 8 << 30
+        let scanner = StagedScanner(ruleSet: TestRules.set(), options: options)
+        let (result, _) = try scanner.scan(repository: repo)
+        XCTAssertEqual(result.issues, [])
+        XCTAssertEqual(result.findings.filter { $0.location.path == "big.txt" }.compactMap(\.location.line).sorted(), added.sorted())
+        XCTAssertEqual(result.findings.filter { $0.location.path == "big.bin" }.map(\.location.byteOffset), [(256 << 10) - (64 << 10) - 10])
+        XCTAssertLessThanOrEqual(scanner.largestBlobBuffer, options.chunkSize, "a staged file was held whole")
+    }
 }
