@@ -149,7 +149,10 @@ final class BlobWorkers: @unchecked Sendable {
         let (chunks, scanner) = streamed!
         var failures: [String] = []
         let scanned = chunks.scan(stream, size: size, with: scanner, context: MatchContext(), onFailure: { ruleIndex, message in
-            BlobWorkers.noteFailure(of: scanner.rules[ruleIndex].id, message, in: &failures)
+            let id = scanner.rules[ruleIndex].id
+            if !failures.contains(where: { $0.hasPrefix("rule `\(id)`") }) {
+                failures.append("rule `\(id)` gave up (\(message)); that rule's results for this blob are incomplete")
+            }
         })
         guard scanned.complete else {
             return Outcome(entry: BlobEntry(state: .unreadable, findings: []), bytes: 0, binary: false,
@@ -157,13 +160,6 @@ final class BlobWorkers: @unchecked Sendable {
         }
         return Outcome(entry: BlobEntry(state: .scanned, findings: scanned.findings.map(CachedFinding.init)), bytes: size,
                        binary: scanned.binary, issue: nil, ruleFailures: failures)
-    }
-
-    /// One entry per rule that gave up on a blob.
-    static func noteFailure(of id: String, _ message: String, in failures: inout [String]) {
-        if !failures.contains(where: { $0.hasPrefix("rule `\(id)`") }) {
-            failures.append("rule `\(id)` gave up (\(message)); that rule's results for this blob are incomplete")
-        }
     }
 
     /// Outcomes that need no scanning.
@@ -191,7 +187,10 @@ final class BlobWorkers: @unchecked Sendable {
             scanner.scan(bytes, isBinary: binary, context: MatchContext(), reference: reference, hashSecrets: false, onFinding: { f in
                 findings.append(CachedFinding(f))
             }, onFailure: { ruleIndex, message in
-                noteFailure(of: scanner.rules[ruleIndex].id, message, in: &failures)
+                let id = scanner.rules[ruleIndex].id
+                if !failures.contains(where: { $0.hasPrefix("rule `\(id)`") }) {
+                    failures.append("rule `\(id)` gave up (\(message)); that rule's results for this blob are incomplete")
+                }
             })
         }
         return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: bytes.count, binary: binary, issue: nil, ruleFailures: failures)
