@@ -13,6 +13,10 @@ public final class CatFileReader {
         case object(type: String, bytes: UnsafeRawBufferPointer)
         /// Larger than the limit: skipped unread (its size given).
         case tooLarge(type: String, size: Int)
+        /// Larger than `streamAbove`: the callback reads the object's bytes from `stream` in
+        /// pieces of its choosing, so no buffer the size of the object is ever needed; what
+        /// it leaves unread is skipped. The stream is valid only during the callback.
+        case stream(type: String, size: Int, stream: ObjectStream)
         /// git says it is missing (or it could not be unpacked: corrupt).
         case missing
         /// git failed while sending it.
@@ -24,7 +28,8 @@ public final class CatFileReader {
     private var reader: FDReader?
     private var content: UnsafeMutableRawPointer
     private var contentCapacity: Int
-    /// Lines of git stderr seen from processes that ended (for error messages).
+    /// keyshape's explanation of the last failure of a git process that ended (for error
+    /// messages; never git's own words).
     public private(set) var lastFailure = ""
 
     /// - Parameter streaming: use `--batch-command --buffer` when git has it (many objects);
@@ -90,10 +95,43 @@ public final class CatFileReader {
     /// Room a region keeps for the next object's header line.
     static let headerRoom = 4096
 
+    /// One large object's bytes, read straight from git's output.
+    public final class ObjectStream {
+        private let reader: FDReader
+        /// Bytes of the object not read yet.
+        public private(set) var remaining: Int
+        /// Whether git's output ended inside the object.
+        public private(set) var failed = false
+
+        init(reader: FDReader, size: Int) {
+            self.reader = reader
+            remaining = size
+        }
+
+        /// Reads exactly `count` bytes (at most `remaining`) into `destination`; false if
+        /// git's output ended first.
+        public func read(into destination: UnsafeMutableRawPointer, count: Int) -> Bool {
+            precondition(count <= remaining, "read past the object")
+            guard !failed, reader.read(exactly: count, into: destination) else { failed = true; return false }
+            remaining -= count
+            return true
+        }
+
+        /// Skips what was not read, and the newline git puts after the object.
+        func finish() -> Bool {
+            guard !failed, reader.skip(remaining + 1) else { return false }
+            remaining = 0
+            return true
+        }
+    }
+
     /// Reads `ids` in order, calling `each(index, result)` for every one of them.
-    /// - Parameter regions: where to read; an object's bytes then stay valid in its region
-    ///   after `each` returns. By default an internal buffer that the next object reuses.
-    public func read(_ ids: [ObjectID], maxSize: Int = .max, regions: Regions? = nil,
+    /// - Parameters:
+    ///   - regions: where to read; an object's bytes then stay valid in its region after
+    ///     `each` returns. By default an internal buffer that the next object reuses.
+    ///   - streamAbove: objects larger than this (and within `maxSize`) come as `.stream`,
+    ///     read by `each` in bounded pieces instead of into one buffer of their size.
+    public func read(_ ids: [ObjectID], maxSize: Int = .max, streamAbove: Int = .max, regions: Regions? = nil,
                      each: (Int, Result) -> Void) {
         var next = 0
         defer { reader?.disown() }
@@ -148,6 +186,16 @@ public final class CatFileReader {
                     next += 1
                     continue
                 }
+                if size > streamAbove {
+                    // Out of the caller's region: the bytes go where the callback puts them, and
+                    // the next object starts a fresh region.
+                    r.disown()
+                    let stream = ObjectStream(reader: r, size: size)
+                    each(next, .stream(type: type, size: size, stream: stream))
+                    guard stream.finish() else { broken = true; break }
+                    next += 1
+                    continue
+                }
                 if let regions {
                     if r.room < size + 1 { regions.next(size + 1 + CatFileReader.headerRoom) { r.adopt($0, capacity: $1) } }
                     guard let bytes = r.take(size + 1) else { broken = true; break }
@@ -170,7 +218,7 @@ public final class CatFileReader {
                 p.closeStdin()
                 p.terminate()
                 let status = p.wait()
-                lastFailure = p.stderrSummary
+                lastFailure = p.stderrReason
                 process = nil
                 reader = nil
                 if next < ids.count {

@@ -146,10 +146,10 @@ public final class CommitLog {
         let revStatus = revList.wait()
         let diffStatus = diffTree.wait()
         if revStatus != 0 {
-            throw GitError.commandFailed(command: "git rev-list", status: revStatus, stderr: revList.stderrSummary)
+            throw GitError.commandFailed(command: "git rev-list", status: revStatus, reason: revList.stderrReason)
         }
         if diffStatus != 0 {
-            throw GitError.commandFailed(command: "git diff-tree", status: diffStatus, stderr: diffTree.stderrSummary)
+            throw GitError.commandFailed(command: "git diff-tree", status: diffStatus, reason: diffTree.stderrReason)
         }
         return nil
     }

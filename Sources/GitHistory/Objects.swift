@@ -43,7 +43,7 @@ extension Git {
         if stopped { p.terminate() }
         let status = p.wait()
         if !stopped && status != 0 {
-            throw GitError.commandFailed(command: "git cat-file --batch-all-objects", status: status, stderr: p.stderrSummary)
+            throw GitError.commandFailed(command: "git cat-file --batch-all-objects", status: status, reason: p.stderrReason)
         }
     }
 }

@@ -49,6 +49,10 @@ public final class StagedDiffReading: @unchecked Sendable {
         let raw = try git.spawn(["diff-index", "--cached", "--raw", "-z", "-M", "--no-abbrev", base, "--"])
         let patch = try git.spawn(["diff", "--cached", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative",
                                    "--src-prefix=a/", "--dst-prefix=b/", "--diff-algorithm=myers", "--ignore-submodules=none",
+                                   // A gitlink as its two commit names: `--submodule=diff` (which a repository's
+                                   // `diff.submodule` can ask for) starts a `git diff` inside the submodule, and
+                                   // that child reads the submodule's own config and attributes, diff drivers too.
+                                   "--submodule=short",
                                    base, "--"])
         return (raw, patch)
     }
@@ -69,7 +73,7 @@ public final class StagedDiffReading: @unchecked Sendable {
         }
         var rawOut = FDReader(fd: raw.stdoutFD).readAll()
         var status = raw.wait()
-        let unborn = base == "HEAD" && status != 0 && raw.stderrSummary.contains("bad revision")
+        let unborn = base == "HEAD" && status != 0 && GitError.says(raw.stderrBytes, "bad revision")
         if head == nil || unborn {
             // Before the first commit (or HEAD moved between the two reads): against what HEAD is now.
             patch.terminate()
@@ -79,7 +83,7 @@ public final class StagedDiffReading: @unchecked Sendable {
             rawOut = FDReader(fd: raw.stdoutFD).readAll()
             status = raw.wait()
         }
-        guard status == 0 else { throw GitError.commandFailed(command: "git diff-index --cached", status: status, stderr: raw.stderrSummary) }
+        guard status == 0 else { throw GitError.commandFailed(command: "git diff-index --cached", status: status, reason: raw.stderrReason) }
         return (head, try Git.parseRawDiff(rawOut))
     }
 
@@ -88,7 +92,7 @@ public final class StagedDiffReading: @unchecked Sendable {
         var (head, changes) = try paths()
         let added = Git.parseAddedLines(FDReader(fd: patch.stdoutFD))
         let status = patch.wait()
-        guard status == 0 else { throw GitError.commandFailed(command: "git diff --cached", status: status, stderr: patch.stderrSummary) }
+        guard status == 0 else { throw GitError.commandFailed(command: "git diff --cached", status: status, reason: patch.stderrReason) }
         for i in changes.indices { changes[i].addedLines = added[changes[i].path] }
         return StagedDiff(head: head, changes: changes)
     }
@@ -97,7 +101,7 @@ public final class StagedDiffReading: @unchecked Sendable {
 extension Git {
     /// Starts reading the index against HEAD (or the empty tree before the first commit):
     /// `diff-index --cached --raw -z -M` for the paths and blobs, and `diff --cached -U0`
-    /// (no external diff, no textconv, no color, fixed prefixes) for the added line
+    /// (no external diff, no textconv, no color, fixed prefixes, submodules as commit names) for the added line
     /// numbers, side by side with the lookup of HEAD itself.
     public func startStagedDiff() throws -> StagedDiffReading { try StagedDiffReading(git: self) }
 

@@ -7,7 +7,8 @@ import Darwin
 
 /// A child process started with posix_spawn: arguments as an array (never a shell), an
 /// explicit environment, pipes created close-on-exec so no other child inherits them, and
-/// stderr drained by a thread into a bounded buffer (for error summaries).
+/// stderr drained by a thread into a bounded buffer (to recognise the cause of a failure;
+/// never printed).
 final class Subprocess: @unchecked Sendable {
     enum Input { case null, pipe, fd(Int32) }
     enum Output { case null, pipe, fd(Int32) }
@@ -161,8 +162,8 @@ final class Subprocess: @unchecked Sendable {
     /// Ends the child early (used when a scan stops).
     func terminate() { kill(pid, SIGTERM) }
 
-    /// git's stderr, summarised; valid after `wait()`.
-    var stderrSummary: String { GitError.summarise(stderrBox.bytes) }
+    /// keyshape's explanation of git's stderr (never git's words); valid after `wait()`.
+    var stderrReason: String { GitError.explain(stderrBox.bytes) }
     var stderrBytes: [UInt8] { stderrBox.bytes }
 
     deinit {

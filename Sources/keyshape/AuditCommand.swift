@@ -17,11 +17,27 @@ enum AuditCommand {
         var combined = ScanResult(rules: ruleSet.ruleInfos)
         let started = Date()
 
+        // A folder with no repository in or above it (an unpacked release, a build tree) has no
+        // history: that is said, and the exit status is the sources' and products'. A
+        // repository that is there but cannot be read (git missing, a `.git` git cannot open,
+        // a config it cannot parse) is an error: its history was asked for and not scanned.
+        let git: Git?
+        var historyFailure: Error?
+        do { git = try Git(repository: repo) } catch {
+            git = nil
+            if Git.repositoryMarker(above: repo) != nil { historyFailure = error }
+        }
+
         // Sources.
-        let git: Git? = try? Git(repository: repo)
         let sources: (result: ScanResult, notes: [ScanIssue])
+        var listed: [UInt8]?
         if let git, !git.isBare {
-            let listed = try git.output(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+            do { listed = try git.output(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]) } catch {
+                // Still scanned, as a folder (ignored files included); the error makes it exit 2.
+                combined.issues.append(ScanIssue(path: repo, message: "files git tracks not listed: \(GitCommandSupport.describe(error)); the folder was scanned instead"))
+            }
+        }
+        if let git, let listed {
             let names = listed.split(separator: 0).map(Array.init)
             sources = Scanner(ruleSet: ruleSet, options: options).scan(FileWalker.entries(root: git.root, relativePaths: names))
         } else {
@@ -41,8 +57,11 @@ enum AuditCommand {
             } catch {
                 combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(error))"))
             }
+        } else if let historyFailure {
+            combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(historyFailure))"))
+            Terminal.err("keyshape audit: history: not scanned (an error entry says why)\n")
         } else {
-            Terminal.err("keyshape audit: history: not a git repository; skipped\n")
+            Terminal.err("keyshape audit: history: none (no git repository in or above this folder)\n")
         }
 
         // Build products: paths keep the product path as given, so reports say which build.

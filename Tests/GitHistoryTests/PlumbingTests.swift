@@ -84,7 +84,7 @@ final class GitRunnerTests: XCTestCase {
         XCTAssertThrowsError(try Git(repository: dir)) { error in
             guard case GitError.notARepository(let path, let detail)? = error as? GitError else { return XCTFail("\(error)") }
             XCTAssertEqual(path, dir)
-            XCTAssertTrue(detail.contains("not a git repository"), detail)
+            XCTAssertEqual(detail, "git finds no repository there; a .git file may name a missing folder")
         }
         var options = Git.Options()
         options.baseEnvironment["PATH"] = "/nonexistent"
@@ -116,17 +116,42 @@ final class GitRunnerTests: XCTestCase {
         XCTAssertTrue(try Git(repository: a.path, options: options).environment.contains("GLIBC_TUNABLES=glibc.malloc.arena_max=2"))
     }
 
-    func testFailureNamesCommandAndSummarisesStderr() throws {
+    /// git's stderr quotes what it was given (here an object name chosen to look like a
+    /// value); keyshape's error names the command and status, and never git's words.
+    func testFailureNamesCommandAndStatusNotGitsMessage() throws {
         let f = Fixture()
         f.commit("x")
         let git = try f.git()
-        XCTAssertThrowsError(try git.output(["cat-file", "-p", "no-such-object"])) { error in
-            guard case GitError.commandFailed(let command, let status, let stderr)? = error as? GitError else { return XCTFail("\(error)") }
+        let planted = "planted-" + "name-9f8e7d6c"
+        XCTAssertThrowsError(try git.output(["cat-file", "-p", planted])) { error in
+            guard case GitError.commandFailed(let command, let status, let reason)? = error as? GitError else { return XCTFail("\(error)") }
             XCTAssertEqual(command, "git cat-file")
             XCTAssertNotEqual(status, 0)
-            XCTAssertFalse(stderr.isEmpty)
-            XCTAssertFalse(stderr.contains("\n"))
+            XCTAssertFalse(reason.contains(planted))
+            XCTAssertFalse("\(error)".contains(planted), "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("git cat-file failed (exit \(status))"), "\(error)")
         }
+        // Recognised causes come out in keyshape's words.
+        XCTAssertEqual(GitError.explain(Array("fatal: bad config line 3 in file .git/config\n".utf8)), "git cannot parse the repository's configuration")
+        XCTAssertEqual(GitError.explain(Array("fatal: not a git repository: /x/\(planted)\n".utf8)),
+                       "git finds no repository there; a .git file may name a missing folder")
+        XCTAssertEqual(GitError.explain(Array("fatal: \(planted)\n".utf8)), "")
+    }
+
+    /// No transport, whatever the repository allows: its `protocol.ext.allow=always`
+    /// outranks the command-line `protocol.allow=never`, so only `GIT_ALLOW_PROTOCOL` (an
+    /// allow-list naming none) stops a fetch, lazy or not, on a git that would make one.
+    func testNoTransportEvenWhereTheRepositoryAllowsIt() throws {
+        let f = Fixture()
+        f.commit("x")
+        let marker = f.root + "/fetched"
+        f.run(["config", "remote.origin.url", "ext::sh -c touch% \(marker)"])
+        f.run(["config", "protocol.ext.allow", "always"])
+        let git = try f.git()
+        XCTAssertTrue(git.environment.contains("GIT_ALLOW_PROTOCOL=none"))
+        XCTAssertTrue(git.environment.contains("GIT_NO_LAZY_FETCH=1"))
+        XCTAssertThrowsError(try git.output(["fetch", "-q", "origin"]))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the remote's command ran")
     }
 
     func testBareShallowAndObjectFormat() throws {
@@ -169,6 +194,7 @@ final class CatFileTests: XCTestCase {
                 seen += 1
             case .missing: missing.append(i)
             case .tooLarge(_, let size): XCTAssertGreaterThan(size, 2000); large += 1
+            case .stream: XCTFail("no streaming asked for")
             case .failed(let m): XCTFail(m)
             }
         }
@@ -217,6 +243,7 @@ final class CatFileTests: XCTestCase {
                 inRegion += 1
             case .missing: missing.append(i)
             case .tooLarge(_, let size): XCTAssertGreaterThan(size, 100_000); large.append(i)
+            case .stream: XCTFail("no streaming asked for")
             case .failed(let m): XCTFail(m)
             }
         }
@@ -231,6 +258,52 @@ final class CatFileTests: XCTestCase {
         }
         // The reader is back on its own buffer: the next plain read works.
         XCTAssertEqual(reader.readObject(ids[0])?.bytes, Array(content(0).utf8))
+        reader.close()
+    }
+
+    /// Objects over `streamAbove` come as streams the caller reads in pieces (or leaves
+    /// partly unread), between objects read into regions as before.
+    func testLargeObjectsStreamInPiecesBetweenRegions() throws {
+        let f = Fixture()
+        func content(_ i: Int) -> String { i % 4 == 1 ? String(repeating: "large \(i) ", count: 3000 + 500 * i) : "small \(i)\n" }
+        for i in 0..<12 { f.write("f\(i).txt", content(i)) }
+        f.commit("mixed")
+        let byName = f.blobs()
+        let ids = (0..<12).map { byName["f\($0).txt"]! }
+        let reader = CatFileReader(git: try f.git())
+        var regions: [UnsafeMutableRawBufferPointer] = []
+        defer { regions.forEach { $0.deallocate() } }
+        let into = CatFileReader.Regions(next: { minimum, adopt in
+            let region = UnsafeMutableRawBufferPointer.allocate(byteCount: max(minimum, 8 << 10), alignment: 16)
+            regions.append(region)
+            adopt(region.baseAddress!, region.count)
+        }, full: { false })
+        var small: [Int: UnsafeRawBufferPointer] = [:], streamed: [Int: String] = [:]
+        reader.read(ids, streamAbove: 10_000, regions: into) { i, result in
+            switch result {
+            case .object(_, let bytes):
+                XCTAssertLessThanOrEqual(bytes.count, 10_000)
+                small[i] = bytes
+            case .stream(_, let size, let stream):
+                XCTAssertGreaterThan(size, 10_000)
+                // Pieces of 777 bytes; object 5 only half read (the rest is skipped).
+                let wanted = i == 5 ? size / 2 : size
+                var got = [UInt8](), piece = [UInt8](repeating: 0, count: 777)
+                while got.count < wanted {
+                    let n = min(777, wanted - got.count)
+                    XCTAssertTrue(piece.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, count: n) })
+                    got += piece[0..<n]
+                }
+                streamed[i] = String(decoding: got, as: UTF8.self)
+            default: XCTFail("\(i): \(result)")
+            }
+        }
+        XCTAssertEqual(streamed.keys.sorted(), [1, 5, 9])
+        for (i, text) in streamed { XCTAssertEqual(text, i == 5 ? String(content(i).prefix(text.count)) : content(i), "object \(i)") }
+        XCTAssertEqual(streamed[5]?.count, content(5).utf8.count / 2)
+        XCTAssertEqual(small.count, 9)
+        for (i, bytes) in small { XCTAssertEqual(String(decoding: bytes, as: UTF8.self), content(i), "object \(i)") }
+        XCTAssertEqual(reader.readObject(ids[2])?.bytes, Array(content(2).utf8))
         reader.close()
     }
 

@@ -29,6 +29,8 @@ public final class HistoryScanner: @unchecked Sendable {
     public let history: HistoryOptions
     public let progress = ScanProgress()
     let sensitivity: ContextSensitivity
+    /// The largest buffer the last scan held blob bytes in (tests of the memory bound).
+    private(set) var largestBlobBuffer = 0
 
     public init(ruleSet: RuleSet, options: ScanOptions, history: HistoryOptions) {
         self.ruleSet = ruleSet
@@ -72,10 +74,15 @@ public final class HistoryScanner: @unchecked Sendable {
         run.notes += git.isShallow
             ? ["shallow repository: history before the shallow boundary is not present; the boundary commits' files are reported as added there"]
             : []
+        if git.ignoredShallowEntries > 0 {
+            let n = git.ignoredShallowEntries
+            run.notes.append("the repository's shallow file lists \(n) commit\(n == 1 ? "" : "s") whose parents are present (a real shallow clone lacks them); \(n == 1 ? "that entry was" : "those entries were") ignored, so history is read as the objects say")
+        }
         run.scanCommits(input.log)
         if history.allObjects { run.scanUnreachable() }
         run.workers.close()
         run.verifier.close()
+        largestBlobBuffer = run.workers.largestBuffer
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
         result.issues = (run.issues + run.verifier.issues).sorted()
@@ -369,6 +376,7 @@ final class ContextVerifier {
     let ruleSet: RuleSet
     private var reader: CatFileReader?
     private var scanner: BufferScanner?
+    private var chunks: StreamedBlobScanner?
     /// What each re-scan gave: rule, offset and length of a finding, and its suppression.
     private var memo: [String: [[Int]: Suppression?]] = [:]
     /// Patterns that gave up while re-checking (path filters, allowlists): error entries.
@@ -393,11 +401,22 @@ final class ContextVerifier {
             var kept: [[Int]: Suppression?] = [:]
             var failures: [String] = []
             let scanner = self.scanner!
-            reader!.read([blob], maxSize: options.maxFileSize) { _, result in
-                guard case .object(_, let bytes) = result else { return }
-                scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: MatchContext(path: path, commit: commit), hashSecrets: false,
-                             onFinding: { kept[[$0.ruleIndex, $0.range.lowerBound, $0.range.count]] = $0.suppression },
-                             onFailure: { failures.append($0.describe(ruleId: scanner.rules[$0.ruleIndex].id, unit: "blob")) })
+            let context = MatchContext(path: path, commit: commit)
+            let onFailure = { (failure: RuleFailure) in failures.append(failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "blob")) }
+            reader!.read([blob], maxSize: options.maxFileSize, streamAbove: options.chunkSize) { _, result in
+                switch result {
+                case .object(_, let bytes):
+                    scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: context, hashSecrets: false,
+                                 onFinding: { kept[[$0.ruleIndex, $0.range.lowerBound, $0.range.count]] = $0.suppression },
+                                 onFailure: onFailure)
+                case .stream(_, let size, let stream):
+                    // As the blob was first scanned: in chunks, never whole.
+                    if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
+                    let found = chunks!.scan(stream, size: size, with: scanner, context: context, onFailure: onFailure).findings
+                    for f in found { kept[[f.ruleIndex, f.range.lowerBound, f.range.count]] = f.suppression }
+                default:
+                    break
+                }
             }
             for text in failures where failed.insert(key + "\u{0}" + text).inserted {
                 issues.append(ScanIssue(path: path ?? "", message: "blob \(blob.hex): " + text))

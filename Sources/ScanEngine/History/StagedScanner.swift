@@ -11,6 +11,8 @@ import ScanRules
 public final class StagedScanner {
     public let ruleSet: RuleSet
     public let options: ScanOptions
+    /// The largest buffer the last scan held a staged blob's bytes in (tests of the memory bound).
+    private(set) var largestBlobBuffer = 0
 
     public init(ruleSet: RuleSet, options: ScanOptions) {
         self.ruleSet = ruleSet
@@ -49,9 +51,18 @@ public final class StagedScanner {
     private struct Scanned {
         var change: StagedChange
         var path: String
+        /// Empty for a file over the chunk size, scanned in chunks as it was read.
         var bytes: [UInt8]
         var binary: Bool
-        /// Not yet hashed (`secretHash` empty): only the findings kept are.
+        /// Not yet hashed (`secretHash` empty): only the findings kept are. Those of a file
+        /// scanned in chunks are hashed already (its bytes are gone).
+        var found: [BufferFinding]
+    }
+
+    /// A blob over the chunk size, as `read` scanned it in chunks (never held whole).
+    private struct Streamed {
+        var size: Int
+        var binary: Bool
         var found: [BufferFinding]
     }
 
@@ -80,15 +91,26 @@ public final class StagedScanner {
         for ch in listed where !ch.isDeletion {
             let path = String(decoding: ch.path, as: UTF8.self)
             if ch.isGitlink { notes.append("\(path): submodule (gitlink) entry; not scanned"); continue }
-            if ch.newMode == TreeChange.symlinkMode { continue }
+            // A symlink (mode 120000) is scanned too: its blob is the target text, which `history`
+            // scans, and a key can be committed as a link target as well as in a file.
             if ch.oldBlob == ch.newBlob { continue }  // a pure rename or mode change adds nothing
             changes.append(ch)
         }
         // One batch through one cat-file: staged changes are small and must feel instant.
-        let (blobs, unreadable) = read(changes.map(\.newBlob), with: reader)
+        let paths = changes.map { String(decoding: $0.path, as: UTF8.self) }
+        let (blobs, unreadable, streamed) = read(changes.map(\.newBlob), with: reader, paths: paths, scanner: scanner, onFailure: { i, failure in
+            result.issues.append(ScanIssue(path: paths[i], message: failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "file")))
+        })
         var scanned: [Scanned] = []
-        for ch in changes {
-            let path = String(decoding: ch.path, as: UTF8.self)
+        for (i, ch) in changes.enumerated() {
+            let path = paths[i]
+            if let big = streamed[i] {
+                result.stats.files += 1
+                result.stats.bytes += big.size
+                if big.binary { result.stats.binaries += 1 }
+                scanned.append(Scanned(change: ch, path: path, bytes: [], binary: big.binary, found: big.found))
+                continue
+            }
             guard let bytes = blobs[ch.newBlob] else {
                 result.issues.append(ScanIssue(path: path, message: unreadable[ch.newBlob] ?? "staged object unreadable"))
                 continue
@@ -118,14 +140,21 @@ public final class StagedScanner {
         func comparesWithHead(_ item: Scanned) -> Bool {
             (item.binary || added[item.change.path] == nil) && !item.change.oldBlob.isZero && item.change.oldMode != TreeChange.gitlinkMode
         }
-        let (oldBlobs, _) = read(scanned.filter(comparesWithHead).map(\.change.oldBlob), with: reader)
+        let heads = scanned.filter(comparesWithHead)
+        let (oldBlobs, _, oldStreamed) = read(heads.map(\.change.oldBlob), with: reader,
+                                              paths: heads.map { String(decoding: $0.change.oldPath ?? $0.change.path, as: UTF8.self) },
+                                              scanner: scanner, onFailure: { _, _ in })
+        var oldKeys: [ObjectID: Set<SecretKey>] = [:]
+        for (i, item) in heads.enumerated() {
+            if let big = oldStreamed[i] { oldKeys[item.change.oldBlob] = Set(big.found.map { CachedFinding($0).key }) }
+        }
 
         for item in scanned {
             let ch = item.change
             let lines = item.binary ? nil : added[ch.path]
             var before: Set<SecretKey>?
             if comparesWithHead(item) {
-                var keys = Set<SecretKey>()
+                var keys = oldKeys[ch.oldBlob] ?? Set<SecretKey>()
                 if let old = oldBlobs[ch.oldBlob] {
                     let oldPath = String(decoding: ch.oldPath ?? ch.path, as: UTF8.self)
                     _ = old.withUnsafeBytes { raw in
@@ -141,8 +170,10 @@ public final class StagedScanner {
                     let last = max(first, f.endLine ?? first)
                     if !lines.contains(where: { $0.overlaps(first...last) }) { continue }
                 }
-                f.secretHash = item.bytes.withUnsafeBytes {
-                    scanner.identities([UnsafeRawBufferPointer(rebasing: $0[f.range])], suppressed: [f.suppression != nil])[0]
+                if f.secretHash.isEmpty {
+                    f.secretHash = item.bytes.withUnsafeBytes {
+                        scanner.identities([UnsafeRawBufferPointer(rebasing: $0[f.range])], suppressed: [f.suppression != nil])[0]
+                    }
                 }
                 if let before, before.contains(CachedFinding(f).key) { continue }
                 let rule = ruleSet.rules[f.ruleIndex]
@@ -164,19 +195,37 @@ public final class StagedScanner {
         return (result, notes)
     }
 
-    /// Reads `ids` through `reader`: their bytes, or why not.
-    private func read(_ ids: [ObjectID], with reader: CatFileReader) -> (blobs: [ObjectID: [UInt8]], unreadable: [ObjectID: String]) {
+    /// Reads `ids` through `reader`: their bytes, or why not. A blob over the chunk size is
+    /// not kept: it is scanned in chunks as it is read (with the path at the same index of
+    /// `paths`), and comes back in `streamed` by index.
+    private func read(_ ids: [ObjectID], with reader: CatFileReader, paths: [String], scanner: BufferScanner,
+                      onFailure: (_ index: Int, _ failure: RuleFailure) -> Void)
+        -> (blobs: [ObjectID: [UInt8]], unreadable: [ObjectID: String], streamed: [Int: Streamed]) {
         var blobs: [ObjectID: [UInt8]] = [:]
         var unreadable: [ObjectID: String] = [:]
-        if ids.isEmpty { return (blobs, unreadable) }
-        reader.read(ids, maxSize: options.maxFileSize) { i, r in
+        var streamed: [Int: Streamed] = [:]
+        if ids.isEmpty { return (blobs, unreadable, streamed) }
+        var chunks: StreamedBlobScanner?
+        reader.read(ids, maxSize: options.maxFileSize, streamAbove: options.chunkSize) { i, r in
             switch r {
-            case .object(_, let bytes): blobs[ids[i]] = Array(bytes)
+            case .object(_, let bytes):
+                blobs[ids[i]] = Array(bytes)
+                largestBlobBuffer = max(largestBlobBuffer, bytes.count)
+            case .stream(_, let size, let stream):
+                if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
+                largestBlobBuffer = max(largestBlobBuffer, options.chunkSize)
+                let scanned = chunks!.scan(stream, size: size, with: scanner, context: MatchContext(path: paths[i]),
+                                           onFailure: { onFailure(i, $0) })
+                if scanned.complete {
+                    streamed[i] = Streamed(size: size, binary: scanned.binary, found: scanned.findings)
+                } else {
+                    unreadable[ids[i]] = "git cat-file ended inside staged object \(ids[i].hex); not scanned whole"
+                }
             case .tooLarge(_, let size): unreadable[ids[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise --max-file-size)"
             case .missing: unreadable[ids[i]] = "staged object \(ids[i].hex) missing or corrupt"
             case .failed(let m): unreadable[ids[i]] = m
             }
         }
-        return (blobs, unreadable)
+        return (blobs, unreadable, streamed)
     }
 }
