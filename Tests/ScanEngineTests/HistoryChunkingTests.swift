@@ -139,4 +139,49 @@ final class HistoryChunkingTests: XCTestCase {
         XCTAssertEqual(result.findings.filter { $0.location.path == "big.bin" }.map(\.location.byteOffset), [(256 << 10) - (64 << 10) - 10])
         XCTAssertLessThanOrEqual(scanner.largestBlobBuffer, options.chunkSize, "a staged file was held whole")
     }
+
+    /// Blobs streamed in chunks get the same partial-match resume as files: a match longer
+    /// than the overlap is found wherever it crosses a boundary, with its line and column,
+    /// and one longer than half a chunk is an error entry, never a silent miss.
+    func testStreamedBlobsResumeMatchesLongerThanTheOverlap() throws {
+        let tree = TempTree()
+        let repo = tree.path + "/repo"
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        try git(repo, ["init", "-q", "-b", "main"])
+        let long = "LONGKEY_" + String(repeating: "Q", count: 300) + "_END"
+        let starts = Array(stride(from: 500, through: 1700, by: 23))
+        for start in starts {
+            tree.write("repo/long-\(start).txt", String(repeating: "x", count: start - 1) + "\n" + long + "\n"
+                       + String(repeating: "filler line\n", count: 200) + "k = \(HistoryChunkingTests.token(start))\n")
+        }
+        tree.write("repo/huge.txt", "HUGEKEY_" + String(repeating: "Q", count: 2000) + "_END\n" + String(repeating: "filler line\n", count: 300))
+        try git(repo, ["add", "-A"])
+        try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "long"])
+        let rules = TestRules.set(extra: """
+        [[rules]]
+        id = "long"
+        regex = '''LONGKEY_([A-Z]{300})_END'''
+        keywords = ["longkey_"]
+        [[rules]]
+        id = "huge"
+        regex = '''HUGEKEY_([A-Z]{2000})_END'''
+        keywords = ["hugekey_"]
+        """)
+        var options = ScanOptions(jobs: 2)
+        options.hashKey = "test"
+        options.chunkSize = 1024
+        let (result, _) = try HistoryScanner(ruleSet: rules, options: options, history: HistoryOptions()).scan(repository: repo)
+        for start in starts {
+            let here = result.findings.filter { $0.location.path == "long-\(start).txt" }.sorted { $0.location.byteOffset < $1.location.byteOffset }
+            XCTAssertEqual(here.map(\.rule), ["long", "token"], "start \(start)")
+            XCTAssertEqual(here.first?.location.byteOffset, start + 8, "start \(start)")
+            XCTAssertEqual(here.first?.location.line, 2, "start \(start)")
+            XCTAssertEqual(here.first?.location.column, 9, "start \(start)")
+            XCTAssertEqual(here.last?.location.line, 203, "start \(start)")
+        }
+        XCTAssertEqual(result.findings.filter { $0.rule == "huge" }.count, 0)
+        XCTAssertEqual(result.issues.count, 1, "\(result.issues)")
+        XCTAssertTrue(result.issues.first?.path.hasPrefix("huge.txt") ?? false, "\(result.issues)")
+        XCTAssertTrue(result.issues.first?.message.contains("read boundary") ?? false, "\(result.issues)")
+    }
 }
