@@ -11,6 +11,8 @@ enum ArgumentParser {
         case "hook": inv.command = .hook
         case "audit": inv.command = .audit
         case "version", "--version", "-V": inv.command = .version
+        case "completions": inv.command = .completions
+        case "man": inv.command = .man
         case "help", "--help", "-h": inv.command = .help; inv.positionals = Array(rest); return inv
         case "rules":
             switch rest.popFirst() {

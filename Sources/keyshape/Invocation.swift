@@ -4,6 +4,8 @@ import ScanEngine
 struct Invocation {
     enum Command: String, CaseIterable {
         case scan, history, staged, hook, audit, rulesList = "rules list", rulesCheck = "rules check", version, help
+        // Not in the usage text: what scripts/package runs to ship completions and the man page.
+        case completions, man
     }
 
     enum Format: String, CaseIterable { case text, json, jsonl, sarif }
