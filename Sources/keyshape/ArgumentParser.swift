@@ -70,6 +70,8 @@ enum ArgumentParser {
           keyshape staged [REPO]       scan what is staged for the next commit (added lines only)
           keyshape hook install [REPO] write a pre-commit hook running `keyshape staged`
                                        (--pre-push: a pre-push hook scanning the pushed commits)
+          keyshape hook uninstall [REPO]
+                                       remove it, putting back the hook it chained or replaced
           keyshape audit [REPO] [--products PATH ...]
                                        sources, history and build products, one report
           keyshape rules list          list the loaded rules

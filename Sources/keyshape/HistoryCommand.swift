@@ -30,8 +30,14 @@ enum HistoryCommand {
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
-        for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(outcome.result, inv)
+        let clean = outcome.result.findings.isEmpty && outcome.result.issues.isEmpty
+        // As a pre-push hook, a clean push prints nothing at all.
+        if !(inv.hookMode && clean) {
+            for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
+        }
+        let status = try Report.deliver(outcome.result, inv)
+        if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(outcome.result, push: true) + "\n") }
+        return status
     }
 }
 

@@ -33,6 +33,8 @@ struct Invocation {
     var ranges: [String] = []
     var force = false
     var prePush = false
+    /// `--hook`: staged or history run by a git hook (quiet when clean, one closing line when not).
+    var hookMode = false
     /// `audit --products PATH`: build products scanned with the sources and history.
     var products: [String] = []
 }

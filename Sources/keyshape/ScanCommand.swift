@@ -64,7 +64,8 @@ enum Report {
         if inv.format == .text || inv.output != nil {
             for issue in result.issues { Terminal.err("keyshape: error: \(issue)\n") }
         }
-        Terminal.err(TextReporter.summary(result) + "\n")
+        // A hook (`--hook`) that lets the commit through says nothing.
+        if !(inv.hookMode && status == 0) { Terminal.err(TextReporter.summary(result) + "\n") }
         return status
     }
 

@@ -44,7 +44,7 @@ final class VersionAndDocsTests: XCTestCase {
 
     func testCompletionsAndManPageCoverEveryFlag() {
         let flags = flagsInHelp()
-        XCTAssertTrue(flags.contains("--format") && flags.contains("--all-objects") && flags.count > 20, "\(flags)")
+        XCTAssertTrue(flags.contains("--format") && flags.contains("--hook") && flags.count > 20, "\(flags)")
         for shell in ["bash", "zsh", "fish"] {
             let r = keyshape(["completions", shell])
             XCTAssertEqual(r.status, 0, r.stderr)
@@ -60,6 +60,7 @@ final class VersionAndDocsTests: XCTestCase {
         for flag in flags {
             XCTAssertTrue(man.stdout.contains("\\fB" + flag.replacingOccurrences(of: "-", with: "\\-") + "\\fR"), "man page documents \(flag)")
         }
+        XCTAssertTrue(man.stdout.contains("hook uninstall"))
         XCTAssertEqual(keyshape(["completions", "tcsh"]).status, 2)
     }
 

@@ -162,7 +162,7 @@ public final class StagedScanner {
         reader.read(ids, maxSize: options.maxFileSize) { i, r in
             switch r {
             case .object(_, let bytes): blobs[ids[i]] = Array(bytes)
-            case .tooLarge(_, let size): unreadable[ids[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise --max-file-size)"
+            case .tooLarge(_, let size): unreadable[ids[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise the limit with `[scan] maxFileSize` in .keyshape.toml, or --max-file-size)"
             case .missing: unreadable[ids[i]] = "staged object \(ids[i].hex) missing or corrupt"
             case .failed(let m): unreadable[ids[i]] = m
             }
