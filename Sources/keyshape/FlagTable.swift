@@ -62,7 +62,7 @@ enum FlagTable {
         Flag(name: "--pre-push", short: nil, value: nil, help: "hook install, uninstall: the pre-push hook (scanning the pushed commits) instead of the pre-commit hook", commands: [.hook]) { inv, _ in
             inv.prePush = true
         },
-        Flag(name: "--hook", short: nil, value: nil, help: "run as a git hook: print nothing when clean; a blocked commit or push ends with one line saying why and what to do (implies --no-progress)", commands: [.staged, .history]) { inv, _ in
+        Flag(name: "--hook", short: nil, value: nil, help: "run as a git hook: print nothing when clean, end a blocked commit or push with one line saying why and what to do, read REPO/.keyshape-baseline.json as --baseline when there is one (implies --no-progress)", commands: [.staged, .history]) { inv, _ in
             inv.hookMode = true
             inv.progress = false
         },

@@ -11,6 +11,8 @@ enum HistoryCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
         var history = HistoryOptions()
+        var inv = inv
+        HookCommand.adoptBaseline(&inv, repo: repo)
         history.since = inv.since
         history.ranges = inv.ranges
         history.allObjects = inv.allObjects

@@ -107,6 +107,16 @@ enum HookCommand {
         return 0
     }
 
+    /// The file a hook run (`--hook`) takes as its baseline when none is given: at the top of
+    /// the work tree, where git and the pre-commit framework run hooks.
+    static let baselineName = ".keyshape-baseline.json"
+
+    static func adoptBaseline(_ inv: inout Invocation, repo: String) {
+        guard inv.hookMode, inv.baseline == nil else { return }
+        let path = (repo as NSString).appendingPathComponent(baselineName)
+        if FileManager.default.fileExists(atPath: path) { inv.baseline = path }
+    }
+
     /// The closing line of a blocked `staged --hook` or `history --hook` run: why the commit
     /// (or push) was stopped and what to do. Counts only; no location, no value.
     static func stopLine(_ result: ScanResult, push: Bool) -> String {
@@ -118,7 +128,7 @@ enum HookCommand {
         let n = result.findings.count
         let things = n == 1 ? "a secret" : "\(n) secrets"
         let added = push ? "the pushed commits add \(things)" : "the staged changes add \(things)"
-        return "keyshape: \(what) stopped: \(added) (locations above); rotate a real key and remove it\(push ? " from those commits" : ""), or mark a false positive with `keyshape:allow` on its line or in a baseline (--baseline; the installed hook reads .keyshape-baseline.json); \(skip) skips this check once"
+        return "keyshape: \(what) stopped: \(added) (locations above); rotate a real key and remove it\(push ? " from those commits" : ""), or mark a false positive with `keyshape:allow` on its line or in the baseline .keyshape-baseline.json (--write-baseline); \(skip) skips this check once"
     }
 
     /// `git rev-parse --git-path hooks` with the user's own config (core.hooksPath, global or local).
@@ -166,9 +176,6 @@ enum HookCommand {
         # and the \(prePush ? "push" : "commit") fails if either hook fails.
         chained="$0\(chainedSuffix)"
         status=0
-        # A baseline at the top of the work tree (git runs hooks there) holds accepted findings.
-        baseline=
-        [ -f .keyshape-baseline.json ] && baseline=.keyshape-baseline.json
 
         """
         if !prePush {
@@ -176,7 +183,7 @@ enum HookCommand {
             if [ -x "$chained" ]; then "$chained" "$@" || status=$?; fi
             # Blocks the commit when what is staged adds a secret (locations only are printed);
             # prints nothing when it does not.
-            "$KEYSHAPE" staged --hook ${baseline:+--baseline "$baseline"} || status=$?
+            "$KEYSHAPE" staged --hook || status=$?
             exit $status
 
             """
@@ -199,7 +206,7 @@ enum HookCommand {
             else
                 set -- --range "$remote_oid..$local_oid"
             fi
-            "$KEYSHAPE" history --hook ${baseline:+--baseline "$baseline"} "$@" || status=$?
+            "$KEYSHAPE" history --hook "$@" || status=$?
         done <<EOF
         $refs
         EOF

@@ -8,6 +8,8 @@ import ScanRules
 enum StagedCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
+        var inv = inv
+        HookCommand.adoptBaseline(&inv, repo: repo)
         // Read git (a few processes) while the rules compile: the hook must feel instant.
         let (ruleSet, options, opened) = try GitCommandSupport.prepare(inv, repo: repo, meanwhile: {
             try StagedScanner.read(repository: repo)

@@ -58,7 +58,7 @@ final class HookTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: hook + ".keyshape-chained"))
     }
 
-    /// A baseline at the top of the work tree is what the installed hook reads.
+    /// A baseline at the top of the work tree is what a hook run (`--hook`) reads.
     func testInstalledHookReadsTheRepositoryBaseline() {
         let repo = GitFixture()
         repo.commit("init")
