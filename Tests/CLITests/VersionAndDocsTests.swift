@@ -64,6 +64,25 @@ final class VersionAndDocsTests: XCTestCase {
         XCTAssertEqual(keyshape(["completions", "tcsh"]).status, 2)
     }
 
+    /// A command added to the usage text must reach the completions and the man page too
+    /// (they take commands from CommandCatalog, flags from the flag table).
+    func testCompletionsAndManPageCoverEveryCommand() {
+        let help = keyshape(["--help"]).stdout
+        var commands: [String] = []
+        for line in help.split(separator: "\n") where line.hasPrefix("  keyshape ") {
+            let words = line.split(separator: " ")
+            if words.count > 1 { commands.append(String(words[1])) }
+        }
+        XCTAssertTrue(commands.contains("scan") && commands.contains("hook"), "\(commands)")
+        let bash = keyshape(["completions", "bash"]).stdout
+        let top = bash.split(separator: "\n").first { $0.contains("compgen -W") }.map(String.init) ?? ""
+        let man = keyshape(["man"]).stdout
+        for command in commands {
+            XCTAssertTrue(top.contains(command), "bash completion offers \(command)")
+            XCTAssertTrue(man.contains(".B keyshape \(command)"), "man page synopsis has \(command)")
+        }
+    }
+
     /// The bash completion works: run in bash, it offers each command's own flags and choices.
     func testBashCompletionOffersEachCommandsFlags() throws {
         let tmp = TempDir()
