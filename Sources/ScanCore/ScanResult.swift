@@ -18,5 +18,5 @@ public struct ScanResult: Sendable {
 }
 
 public enum KeyshapeVersion {
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }

@@ -11,6 +11,8 @@ enum ArgumentParser {
         case "hook": inv.command = .hook
         case "audit": inv.command = .audit
         case "version", "--version", "-V": inv.command = .version
+        case "completions": inv.command = .completions
+        case "man": inv.command = .man
         case "help", "--help", "-h": inv.command = .help; inv.positionals = Array(rest); return inv
         case "rules":
             switch rest.popFirst() {
@@ -88,6 +90,8 @@ enum ArgumentParser {
           keyshape staged [REPO]       scan what is staged for the next commit (added lines only)
           keyshape hook install [REPO] write a pre-commit hook running `keyshape staged`
                                        (--pre-push: a pre-push hook scanning the pushed commits)
+          keyshape hook uninstall [REPO]
+                                       remove it, putting back the hook it chained or replaced
           keyshape audit [REPO] [--products PATH ...]
                                        sources, history and build products, one report
           keyshape rules list          list the loaded rules

@@ -71,11 +71,15 @@ enum FlagTable {
         Flag(name: "--range", short: nil, value: "A..B", help: "history: only commits reachable from B and not from A (repeatable; A all zeros: not on any ref)", commands: [.history]) { inv, v in
             inv.ranges.append(v)
         },
-        Flag(name: "--force", short: nil, value: nil, help: "hook install: replace an existing hook that keyshape did not write (kept as HOOK.keyshape-backup)", commands: [.hook]) { inv, _ in
+        Flag(name: "--force", short: nil, value: nil, help: "hook install: replace an existing hook that keyshape did not write (kept as HOOK.keyshape-backup) instead of chaining it", commands: [.hook]) { inv, _ in
             inv.force = true
         },
-        Flag(name: "--pre-push", short: nil, value: nil, help: "hook install: write a pre-push hook scanning the pushed commits instead of a pre-commit hook", commands: [.hook]) { inv, _ in
+        Flag(name: "--pre-push", short: nil, value: nil, help: "hook install, uninstall: the pre-push hook (scanning the pushed commits) instead of the pre-commit hook", commands: [.hook]) { inv, _ in
             inv.prePush = true
+        },
+        Flag(name: "--hook", short: nil, value: nil, help: "run as a git hook: print nothing when clean, end a blocked commit or push with one line saying why and what to do, read REPO/.keyshape-baseline.json as --baseline when there is one (implies --no-progress)", commands: [.staged, .history]) { inv, _ in
+            inv.hookMode = true
+            inv.progress = false
         },
         Flag(name: "--require-examples", short: nil, value: nil, help: "fail rules with fewer than two examples or negative examples", commands: [.rulesCheck]) { inv, _ in inv.requireExamples = true },
         Flag(name: "--products", short: nil, value: "PATH", help: "audit: also scan these build products (an app bundle, .build/release, ...; repeatable)", commands: [.audit]) { inv, v in

@@ -11,6 +11,8 @@ enum HistoryCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
         var history = HistoryOptions()
+        var inv = inv
+        HookCommand.adoptBaseline(&inv, repo: repo)
         history.since = inv.since
         history.ranges = inv.ranges
         history.allObjects = inv.allObjects
@@ -30,8 +32,14 @@ enum HistoryCommand {
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
-        for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(outcome.result, inv, options)
+        let clean = outcome.result.findings.isEmpty && outcome.result.issues.isEmpty
+        // As a pre-push hook, a clean push prints nothing at all.
+        if !(inv.hookMode && clean) {
+            for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
+        }
+        let status = try Report.deliver(outcome.result, inv, options)
+        if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(outcome.result, push: true) + "\n") }
+        return status
     }
 }
 

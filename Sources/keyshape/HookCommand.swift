@@ -1,39 +1,74 @@
 import Foundation
 import GitHistory
+import ScanCore
 
 /// `keyshape hook install [REPO] [--pre-push] [--force]`: writes a pre-commit hook that runs
 /// `keyshape staged` (or a pre-push hook that runs `keyshape history` on the pushed
-/// commits) into the repository's hooks folder, honouring `core.hooksPath`.
+/// commits) into the repository's hooks folder, honouring `core.hooksPath`. A hook that is
+/// already there is chained (moved to HOOK.keyshape-chained and run first by keyshape's),
+/// or with `--force` replaced (kept as HOOK.keyshape-backup).
+/// `keyshape hook uninstall [REPO] [--pre-push]` removes only a hook keyshape wrote, and
+/// puts back the hook it chained or replaced.
 enum HookCommand {
     static let marker = "# installed by keyshape hook install"
+    static let chainedSuffix = ".keyshape-chained"
+    static let backupSuffix = ".keyshape-backup"
 
     static func run(_ inv: Invocation) throws -> Int32 {
-        guard inv.positionals.first == "install" else {
-            throw UsageError(message: "hook: expected `install`")  // never echoes the argument (ArgumentParser.looksLikeFlagName)
+        // The word is not echoed: text from the command line is printed only when it is a path.
+        switch inv.positionals.first {
+        case "install": return try install(inv)
+        case "uninstall": return try uninstall(inv)
+        default: throw UsageError(message: "hook: expected `install` or `uninstall`")
         }
+    }
+
+    /// The hook's path, with git's own ownership check applied (no safe.directory override: this
+    /// writes into the repository) and the user's config read so a global core.hooksPath counts.
+    static func hookLocation(_ inv: Invocation) throws -> (folder: String, path: String, name: String) {
         let repo = try GitCommandSupport.repository(inv, skipping: 1)
-        // Writing into a repository: git's own ownership check applies (no safe.directory override),
-        // and the user's config is read so a global core.hooksPath is honoured.
         var options = Git.Options()
         options.trustForeignOwner = false
         let git: Git
         do { git = try Git(repository: repo, options: options) } catch { throw GitCommandSupport.describe(error) }
         let hooksDir = try hooksFolder(git)
         let name = inv.prePush ? "pre-push" : "pre-commit"
-        let hookPath = (hooksDir as NSString).appendingPathComponent(name)
+        return (hooksDir, (hooksDir as NSString).appendingPathComponent(name), name)
+    }
+
+    /// Whether `path` is a hook keyshape wrote (its marker line), reading no more than a hook's worth.
+    static func isOurs(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        return String(decoding: head, as: UTF8.self).contains(marker)
+    }
+
+    static func exists(_ path: String) -> Bool {
+        // A dangling symbolic link is still a hook someone put there.
+        (try? FileManager.default.attributesOfItem(atPath: path)) != nil
+    }
+
+    static func install(_ inv: Invocation) throws -> Int32 {
+        let (hooksDir, hookPath, name) = try hookLocation(inv)
         let fm = FileManager.default
-        if fm.fileExists(atPath: hookPath) {
-            let existing = (try? String(contentsOfFile: hookPath, encoding: .utf8)) ?? ""
-            if !existing.contains(marker) {
-                guard inv.force else {
-                    throw UsageError(message: "\(hookPath): a \(name) hook keyshape did not write is already there; not replacing it (use --force to replace it, keeping a copy as \(name).keyshape-backup, or call `keyshape \(inv.prePush ? "history" : "staged")` from it yourself)")
-                }
-                let backup = hookPath + ".keyshape-backup"
+        if exists(hookPath) && !isOurs(hookPath) {
+            if inv.force {
+                let backup = hookPath + backupSuffix
                 try? fm.removeItem(atPath: backup)
                 do { try fm.moveItem(atPath: hookPath, toPath: backup) } catch {
                     throw UsageError(message: "\(hookPath): cannot move the existing hook aside (\(FileErrors.describe(error)))")
                 }
-                Terminal.err("keyshape: note: the previous \(name) hook is kept as \(backup)\n")
+                Terminal.err("keyshape: note: the previous \(name) hook is kept as \(backup) (not run; `keyshape hook uninstall` puts it back)\n")
+            } else {
+                let chained = hookPath + chainedSuffix
+                guard !exists(chained) else {
+                    throw UsageError(message: "\(chained) is already there, so the \(name) hook keyshape did not write cannot be chained; move one of them away, or use --force to replace the hook (kept as \(name)\(backupSuffix))")
+                }
+                do { try fm.moveItem(atPath: hookPath, toPath: chained) } catch {
+                    throw UsageError(message: "\(hookPath): cannot move the existing hook aside (\(FileErrors.describe(error)))")
+                }
+                Terminal.err("keyshape: note: the existing \(name) hook is chained: it now runs from \(chained) before keyshape, and the \(inv.prePush ? "push" : "commit") fails if either fails (`keyshape hook uninstall` puts it back; --force replaces it instead)\n")
             }
         }
         do {
@@ -45,6 +80,55 @@ enum HookCommand {
         }
         Terminal.outLine("installed \(name) hook: \(hookPath)")
         return 0
+    }
+
+    static func uninstall(_ inv: Invocation) throws -> Int32 {
+        let (_, hookPath, name) = try hookLocation(inv)
+        let fm = FileManager.default
+        guard exists(hookPath) else {
+            Terminal.outLine("no \(name) hook at \(hookPath); nothing to remove")
+            return 0
+        }
+        guard isOurs(hookPath) else {
+            throw UsageError(message: "\(hookPath): this \(name) hook was not written by keyshape; left as it is")
+        }
+        do { try fm.removeItem(atPath: hookPath) } catch {
+            throw UsageError(message: "\(hookPath): cannot remove the hook (\(FileErrors.describe(error)))")
+        }
+        // The chained hook ran until now, so it is the one to put back; a backup was replaced by --force.
+        for previous in [hookPath + chainedSuffix, hookPath + backupSuffix] where exists(previous) {
+            do { try fm.moveItem(atPath: previous, toPath: hookPath) } catch {
+                throw UsageError(message: "\(previous): cannot put the previous hook back (\(FileErrors.describe(error)))")
+            }
+            Terminal.outLine("removed keyshape's \(name) hook; restored the previous one from \(previous)")
+            return 0
+        }
+        Terminal.outLine("removed keyshape's \(name) hook: \(hookPath)")
+        return 0
+    }
+
+    /// The file a hook run (`--hook`) takes as its baseline when none is given: at the top of
+    /// the work tree, where git and the pre-commit framework run hooks.
+    static let baselineName = ".keyshape-baseline.json"
+
+    static func adoptBaseline(_ inv: inout Invocation, repo: String) {
+        guard inv.hookMode, inv.baseline == nil else { return }
+        let path = (repo as NSString).appendingPathComponent(baselineName)
+        if FileManager.default.fileExists(atPath: path) { inv.baseline = path }
+    }
+
+    /// The closing line of a blocked `staged --hook` or `history --hook` run: why the commit
+    /// (or push) was stopped and what to do. Counts only; no location, no value.
+    static func stopLine(_ result: ScanResult, push: Bool) -> String {
+        let what = push ? "push" : "commit"
+        let skip = push ? "`git push --no-verify`" : "`git commit --no-verify`"
+        if !result.issues.isEmpty {
+            return "keyshape: \(what) stopped: part of the \(push ? "pushed commits" : "staged changes") could not be scanned (errors above), and keyshape blocks what it cannot check; fix what the errors name, or \(skip) skips this check once"
+        }
+        let n = result.findings.count
+        let things = n == 1 ? "a secret" : "\(n) secrets"
+        let added = push ? "the pushed commits add \(things)" : "the staged changes add \(things)"
+        return "keyshape: \(what) stopped: \(added) (locations above); rotate a real key and remove it\(push ? " from those commits" : ""), or mark a false positive with `keyshape:allow` on its line or in the baseline .keyshape-baseline.json (--write-baseline); \(skip) skips this check once"
     }
 
     /// `git rev-parse --git-path hooks` with the user's own config (core.hooksPath, global or local).
@@ -83,24 +167,34 @@ enum HookCommand {
     static func script(prePush: Bool) -> String {
         let header = """
         #!/bin/sh
-        \(marker)\(prePush ? " --pre-push" : "") (keyshape-hook v1)
-        # Reinstalling replaces this file. To skip it once: git \(prePush ? "push" : "commit") --no-verify
+        \(marker)\(prePush ? " --pre-push" : "") (keyshape-hook v2)
+        # Reinstalling replaces this file; `keyshape hook uninstall\(prePush ? " --pre-push" : "")` removes it and puts
+        # back the hook it chained. To skip it once: git \(prePush ? "push" : "commit") --no-verify
         KEYSHAPE=\(shellQuote(selfPath))
         [ -x "$KEYSHAPE" ] || KEYSHAPE=keyshape
+        # The hook that was here before keyshape's (if any): it runs first, as git would run it,
+        # and the \(prePush ? "push" : "commit") fails if either hook fails.
+        chained="$0\(chainedSuffix)"
+        status=0
 
         """
         if !prePush {
             return header + """
-            # Blocks the commit when what is staged adds a secret (locations only are printed).
-            exec "$KEYSHAPE" staged --no-progress
+            if [ -x "$chained" ]; then "$chained" "$@" || status=$?; fi
+            # Blocks the commit when what is staged adds a secret (locations only are printed);
+            # prints nothing when it does not.
+            "$KEYSHAPE" staged --hook || status=$?
+            exit $status
 
             """
         }
         return header + """
-        # Scans the commits being pushed; stdin has one line per ref:
-        #   <local ref> <local oid> <remote ref> <remote oid>
+        # Both hooks read the same ref lines, one per ref: <local ref> <local oid> <remote ref> <remote oid>
+        refs=$(cat)
+        if [ -x "$chained" ]; then
+            { [ -z "$refs" ] || printf '%s\\n' "$refs"; } | "$chained" "$@" || status=$?
+        fi
         remote="$1"
-        status=0
         while read -r local_ref local_oid remote_ref remote_oid; do
             case "$local_oid" in *[!0]*) ;; *) continue ;; esac   # a deletion pushes no commits
             if [ -n "${remote_oid##*[!0]*}" ] || ! git cat-file -e "$remote_oid^{commit}" 2>/dev/null; then
@@ -112,8 +206,10 @@ enum HookCommand {
             else
                 set -- --range "$remote_oid..$local_oid"
             fi
-            "$KEYSHAPE" history --no-progress "$@" || status=$?
-        done
+            "$KEYSHAPE" history --hook "$@" || status=$?
+        done <<EOF
+        $refs
+        EOF
         exit $status
 
         """

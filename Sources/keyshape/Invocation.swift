@@ -4,6 +4,8 @@ import ScanEngine
 struct Invocation {
     enum Command: String, CaseIterable {
         case scan, history, staged, hook, audit, rulesList = "rules list", rulesCheck = "rules check", version, help
+        // Not in the usage text: what scripts/package runs to ship completions and the man page.
+        case completions, man
     }
 
     enum Format: String, CaseIterable { case text, json, jsonl, sarif }
@@ -38,6 +40,8 @@ struct Invocation {
     var ranges: [String] = []
     var force = false
     var prePush = false
+    /// `--hook`: staged or history run by a git hook (quiet when clean, one closing line when not).
+    var hookMode = false
     /// `audit --products PATH`: build products scanned with the sources and history.
     var products: [String] = []
 }

@@ -21,9 +21,9 @@ func run() -> Int32 {
         case .scan: return try ScanCommand.run(inv)
         case .rulesList: return try RulesCommand.list(inv)
         case .rulesCheck: return try RulesCommand.check(inv)
-        case .version:
-            Terminal.out("keyshape \(KeyshapeVersion.current)\n")
-            return 0
+        case .version: return VersionCommand.run(inv)
+        case .completions: return try ShellCompletions.run(inv)
+        case .man: return try ManPage.run(inv)
         case .history: return try HistoryCommand.run(inv)
         case .staged: return try StagedCommand.run(inv)
         case .hook: return try HookCommand.run(inv)

@@ -50,8 +50,4 @@ final class RulesCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.hasPrefix("a.env:1:3: keyshape-canary"), r.stdout)
     }
-
-    func testVersion() {
-        XCTAssertEqual(keyshape(["version"]).stdout, "keyshape 0.1.0\n")
-    }
 }
