@@ -341,6 +341,34 @@ final class HistoryHardeningTests: XCTestCase {
         XCTAssertEqual(r.errors.count, 0, "\(r.errors)")
         XCTAssertEqual(r.findings.filter { $0.path == "big.txt" }.compactMap(\.line).sorted(), lines)
     }
+
+    /// Two paths that differ only in bytes that are not UTF-8 are two places in `staged`
+    /// and `history` too: shown with `\xNN` escapes, fingerprinted from the raw bytes, and
+    /// with the fingerprints `scan` gives the same files.
+    func testPathsDifferingOnlyInInvalidUTF8AreTwoPlaces() throws {
+        let repo = GitFixture()
+        repo.write("readme.txt", "hello\n")
+        repo.commit("one")
+        for byte: UInt8 in [0xFF, 0xFE] {
+            let name = Array((repo.path + "/k").utf8) + [byte] + Array(".txt".utf8)
+            let fd = open(name.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            let text = Array("k=\(key)\n".utf8)
+            XCTAssertEqual(Glibc.write(fd, text, text.count), text.count)
+            close(fd)
+        }
+        repo.git(["add", "-A"])
+        let staged = keyshapeJSON(["staged", repo.path], secrets: secrets)
+        XCTAssertEqual(staged.findings.map { $0.path ?? "" }.sorted(), ["k\\xfe.txt", "k\\xff.txt"], staged.run.stderr)
+        XCTAssertEqual(Set(staged.findings.map(\.fingerprint)).count, 2)
+        repo.commit("two")
+        let history = keyshapeJSON(["history", repo.path], secrets: secrets)
+        XCTAssertEqual(history.findings.map { $0.path ?? "" }.sorted(), ["k\\xfe.txt", "k\\xff.txt"], history.run.stderr)
+        XCTAssertEqual(Set(history.findings.map(\.fingerprint)), Set(staged.findings.map(\.fingerprint)))
+        let scan = keyshapeJSON(["scan", repo.path], secrets: secrets)
+        XCTAssertEqual(Set(scan.findings.map(\.fingerprint)), Set(history.findings.map(\.fingerprint)),
+                       "a baseline written by scan applies to history")
+    }
 }
 
 private extension Data {
@@ -355,4 +383,5 @@ private extension Data {
         guard chars.isEmpty else { return nil }
         self.init(out)
     }
+
 }

@@ -182,7 +182,9 @@ final class HistoryTests: XCTestCase {
         repo.writeBytes(Array("dir with space/new\nline.txt".utf8), Array("\(b)\n".utf8))
         let added = repo.commit("odd names")
         let report = history(repo)
-        XCTAssertEqual(places(report.findings), ["\(added) caf\u{FFFD}.txt:2", "\(added) dir with space/new\nline.txt:1"].sorted())
+        // The byte that is not UTF-8 is shown as `\xe9` (as `scan` shows it), not U+FFFD, so
+        // names differing only in such bytes print apart.
+        XCTAssertEqual(places(report.findings), ["\(added) caf\\xe9.txt:2", "\(added) dir with space/new\nline.txt:1"].sorted())
     }
 
     func testSubmoduleEntryIsANoteNotAnError() {

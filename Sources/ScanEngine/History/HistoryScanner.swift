@@ -145,7 +145,10 @@ struct HistoryRun {
         suppressed = SuppressionTally(keep: scanner.options.keepSuppressed)
     }
 
-    static func displayPath(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+    /// A git path for reports: invalid UTF-8 bytes as `\xNN` (as the folder scanner shows
+    /// them), while fingerprints come from the raw bytes, so two paths that differ only in
+    /// such bytes stay two places.
+    static func displayPath(_ bytes: [UInt8]) -> String { PathText.display(bytes) }
 
     /// Three stages run at once: a thread lists commits and their changes (git rev-list |
     /// diff-tree), a thread asks git for the blobs each batch of commits needs and hands
@@ -303,7 +306,7 @@ struct HistoryRun {
                 location.email = c.commit.email
                 location.date = c.commit.date
                 let hash = f.hashText
-                let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: p, section: nil, secretHash: hash)
+                let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: ch.path, section: nil, secretHash: hash)
                 let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
                 if let suppression { suppressed.add(suppression, finding); continue }
                 if scanner.options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }

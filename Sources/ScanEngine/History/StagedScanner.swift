@@ -89,7 +89,7 @@ public final class StagedScanner {
 
         var changes: [StagedChange] = []
         for ch in listed where !ch.isDeletion {
-            let path = String(decoding: ch.path, as: UTF8.self)
+            let path = PathText.display(ch.path)
             if ch.isGitlink { notes.append("\(path): submodule (gitlink) entry; not scanned"); continue }
             // A symlink (mode 120000) is scanned too: its blob is the target text, which `history`
             // scans, and a key can be committed as a link target as well as in a file.
@@ -97,7 +97,7 @@ public final class StagedScanner {
             changes.append(ch)
         }
         // One batch through one cat-file: staged changes are small and must feel instant.
-        let paths = changes.map { String(decoding: $0.path, as: UTF8.self) }
+        let paths = changes.map { PathText.display($0.path) }
         let (blobs, unreadable, streamed) = read(changes.map(\.newBlob), with: reader, paths: paths, scanner: scanner, onFailure: { i, failure in
             result.issues.append(ScanIssue(path: paths[i], message: failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "file")))
         })
@@ -142,7 +142,7 @@ public final class StagedScanner {
         }
         let heads = scanned.filter(comparesWithHead)
         let (oldBlobs, _, oldStreamed) = read(heads.map(\.change.oldBlob), with: reader,
-                                              paths: heads.map { String(decoding: $0.change.oldPath ?? $0.change.path, as: UTF8.self) },
+                                              paths: heads.map { PathText.display($0.change.oldPath ?? $0.change.path) },
                                               scanner: scanner, onFailure: { _, _ in })
         var oldKeys: [ObjectID: Set<SecretKey>] = [:]
         for (i, item) in heads.enumerated() {
@@ -156,7 +156,7 @@ public final class StagedScanner {
             if comparesWithHead(item) {
                 var keys = oldKeys[ch.oldBlob] ?? Set<SecretKey>()
                 if let old = oldBlobs[ch.oldBlob] {
-                    let oldPath = String(decoding: ch.oldPath ?? ch.path, as: UTF8.self)
+                    let oldPath = PathText.display(ch.oldPath ?? ch.path)
                     _ = old.withUnsafeBytes { raw in
                         scanner.scan(raw, isBinary: ChunkReader.looksBinary(raw), context: MatchContext(path: oldPath),
                                      onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _ in })
@@ -179,7 +179,7 @@ public final class StagedScanner {
                 let rule = ruleSet.rules[f.ruleIndex]
                 var location = CachedFinding(f).location(kind: .staged, path: item.path)
                 if item.binary { location.format = "raw"; location.fileOffset = f.range.lowerBound }
-                let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: item.path, section: nil, secretHash: f.secretHash)
+                let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: item.change.path, section: nil, secretHash: f.secretHash)
                 let hash = f.secretHash
                 let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
                 if let kind = f.suppression { suppressed.add(kind, finding); continue }
