@@ -40,6 +40,13 @@ let package = Package(
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
 
+        // libFuzzer harness for the TOML reader and rule loader; a plain build makes a seed
+        // replayer. FuzzChecks holds what the harness checks, so the seed replay tests run
+        // exactly the same checks.
+        .target(name: "FuzzDriver"),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "ScanRules"]),
+        .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+
         // Builtin rules are embedded at build time, without their examples.
         .executableTarget(name: "EmbedRulesTool", dependencies: ["TOML"], path: "Sources/EmbedRulesTool"),
         .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["EmbedRulesTool"]),
@@ -68,7 +75,7 @@ let package = Package(
 
         // Shared by the test targets: running a child process, finding a built executable.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
