@@ -170,12 +170,24 @@ public final class FileScanCheck {
         s.utf8.count == 16 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
+    /// libc's strstr where it can answer (no NUL in either), not a loop here: code in this
+    /// module carries the fuzzer's coverage instrumentation, and a byte loop over the four
+    /// reports took most of the harness's own time (the standard library's generic
+    /// `firstRange(of:)` was slower still).
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return needle.isEmpty }
-        var i = 0
-        while i <= haystack.count - needle.count {
-            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
+        guard !needle.isEmpty else { return true }
+        if !needle.contains(0) && !haystack.contains(0) {
+            return (haystack + [0]).withUnsafeBufferPointer { h in
+                (needle + [0]).withUnsafeBufferPointer { n in
+                    h.withMemoryRebound(to: CChar.self) { h in
+                        n.withMemoryRebound(to: CChar.self) { n in strstr(h.baseAddress!, n.baseAddress!) != nil }
+                    }
+                }
+            }
+        }
+        guard haystack.count >= needle.count else { return false }
+        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] {
+            if haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
         }
         return false
     }
