@@ -43,6 +43,14 @@ let package = Package(
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
 
+        // libFuzzer harnesses for the TOML reader and rule loader and for the whole per-file
+        // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
+        // so the seed replay tests run exactly the same checks.
+        .target(name: "FuzzDriver"),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "ScanRules", "ScanCore", "ScanEngine", "ScanReport"]),
+        .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+
         // Builtin rules are embedded at build time, without their examples.
         .executableTarget(name: "EmbedRulesTool", dependencies: ["TOML"], path: "Sources/EmbedRulesTool"),
         .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["EmbedRulesTool"]),
@@ -71,11 +79,11 @@ let package = Package(
 
         // Shared by the test targets: running a child process, finding a built executable.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
-        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs", "CCrypto"]),
+        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok", "TestSupport"]),
