@@ -14,12 +14,12 @@ import ScanRules
 ///
 /// Each input is written to a file in a private temporary folder and the folder is scanned
 /// by the real `Scanner`, as `keyshape scan` scans it: walk, bounded chunk reads, the
-/// text/binary sniff, the object-file layout (Mach-O, fat, ELF maps, read from the file on
-/// disk as a scan reads it), printable runs, UTF-16 runs, the keyword prefilter and PCRE2
+/// text/binary sniff, the object-file layout (Mach-O, fat, ELF maps, read through the
+/// descriptor the scan opened), printable runs, UTF-16 runs, the keyword prefilter and PCRE2
 /// matching with the builtin rule pack, line and column, secret hashes and fingerprints.
 /// A file rather than an in-memory entry point, because the per-file path is spread over
-/// FileScanner, ChunkReader and BinaryLayout (which opens the file itself): a buffer entry
-/// point would skip the reads, and a file on a tmpfs costs little next to the scan (the
+/// FileScanner, ChunkReader and BinaryLayout (which maps the open descriptor): a buffer
+/// entry point would skip the reads, and a file on a tmpfs costs little next to the scan (the
 /// write and the walk were under 1% of the harness's time in a profile; each secret's
 /// deliberately slow hash was 29%). It also needs no entry point in ScanEngine, whose
 /// scanners are to become one pipeline: `Scanner.scan(paths:)` is what the CLI calls.
@@ -32,7 +32,7 @@ import ScanRules
 ///
 /// Checked: the one file is scanned (counted) and every issue names it; every finding lies
 /// inside the file, names a loaded rule, carries 16-hex hashes; a text finding's line is the
-/// file's line at its byte offset, and when the file was one chunk its columns are too; a
+/// file's line and column at its byte offset (across chunk boundaries too); a
 /// binary finding's file offset is its byte offset; and no report (text, JSON, JSONL,
 /// SARIF) holds the bytes of any secret found.
 public final class FileScanCheck {
@@ -74,7 +74,7 @@ public final class FileScanCheck {
     public func problems(_ bytes: [UInt8]) -> [String] {
         guard write(bytes) else { return ["cannot write the input file (errno \(errno))"] }
         let options = FileScanCheck.options(for: bytes.count)
-        return check(scan(options), bytes: bytes, oneChunk: bytes.count <= options.chunkSize)
+        return check(scan(options), bytes: bytes)
     }
 
     /// The scan the harness runs on `bytes`, with the settings they select.
@@ -96,10 +96,9 @@ public final class FileScanCheck {
         return options
     }
 
-    /// The checks on a scan of `bytes`; `oneChunk`: the file was read as one chunk, so
-    /// columns can be checked too (on a line that crosses a chunk boundary they can be off,
-    /// a known defect the chunked reader has yet to fix).
-    public func check(_ result: ScanResult, bytes: [UInt8], oneChunk: Bool) -> [String] {
+    /// The checks on a scan of `bytes`. Columns are checked whatever the chunking: the
+    /// scanner carries a line's columns across chunk boundaries.
+    public func check(_ result: ScanResult, bytes: [UInt8]) -> [String] {
         var problems: [String] = []
         let name = FileScanCheck.fileName
         if result.stats.files != 1 && !result.issues.contains(where: { $0.path == name }) {
@@ -128,7 +127,7 @@ public final class FileScanCheck {
                 if l.line != start.line || l.endLine != end.line {
                     problems.append("\(at): lines \(l.line ?? -1)-\(l.endLine ?? -1), the bytes say \(start.line)-\(end.line)")
                 }
-                if oneChunk && (l.column != start.column || l.endColumn != end.column) {
+                if l.column != start.column || l.endColumn != end.column {
                     problems.append("\(at): columns \(l.column ?? -1)-\(l.endColumn ?? -1), the bytes say \(start.column)-\(end.column)")
                 }
                 secrets.append(span)

@@ -48,12 +48,12 @@ final class FileScanFuzzSeedTests: XCTestCase {
         let bytes = [UInt8](try Data(contentsOf: Self.root.appendingPathComponent("Fixtures/fuzz/files/text-canary-1.txt")))
         var result = check.scan(bytes)
         XCTAssertFalse(result.findings.isEmpty)
-        XCTAssertEqual(check.check(result, bytes: bytes, oneChunk: true), [])
+        XCTAssertEqual(check.check(result, bytes: bytes), [])
         var moved = result
         moved.findings[0].location.line = (moved.findings[0].location.line ?? 0) + 1
-        XCTAssertFalse(check.check(moved, bytes: bytes, oneChunk: true).isEmpty)
+        XCTAssertFalse(check.check(moved, bytes: bytes).isEmpty)
         let l = result.findings[0].location
         result.findings[0].description = String(decoding: bytes[l.byteOffset..<(l.byteOffset + l.byteLength)], as: UTF8.self)
-        XCTAssertTrue(check.check(result, bytes: bytes, oneChunk: true).contains { $0.contains("holds the secret") })
+        XCTAssertTrue(check.check(result, bytes: bytes).contains { $0.contains("holds the secret") })
     }
 }
