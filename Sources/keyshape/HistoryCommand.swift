@@ -31,7 +31,7 @@ enum HistoryCommand {
         let outcome = scanner.scan(input)
         progress?.stop()
         for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(outcome.result, inv, options)
+        return try Report.deliver(outcome.result, inv, options, roots: .repository(repo))
     }
 }
 

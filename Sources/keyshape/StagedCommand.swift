@@ -16,6 +16,6 @@ enum StagedCommand {
         do { input = try opened.get() } catch { throw GitCommandSupport.describe(error) }
         let outcome = StagedScanner(ruleSet: ruleSet, options: options).scan(input)
         for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(outcome.result, inv, options)
+        return try Report.deliver(outcome.result, inv, options, roots: .repository(repo))
     }
 }
