@@ -9,6 +9,9 @@ public struct ReportFormat: Sendable {
     /// Whether the report itself lists the scan's errors; when it does not (text, JSONL,
     /// CSV), the CLI prints them on stderr so that an exit status 2 is never unexplained.
     public let carriesErrors: Bool
+    /// Whether the report is its findings' pieces one after another (text, JSONL), so it can
+    /// be written as findings are made.
+    public var streams: Bool { name == "text" || name == "jsonl" }
     public let render: @Sendable (ScanResult, ReportOptions) -> String
     /// `rules list` in this format; nil when the format has no shape for a rule list.
     public let renderRules: (@Sendable ([RuleListing]) -> String)?

@@ -45,6 +45,9 @@ enum FlagTable {
         Flag(name: "--sarif-category", short: nil, value: "NAME", help: "SARIF automationDetails category (default keyshape/COMMAND/)", commands: scanning) { inv, v in
             inv.sarifCategory = v
         },
+        Flag(name: "--sort", short: nil, value: nil, help: "scan: text and JSONL on stdout in path order at the end (default: each file's findings once it is scanned)", commands: [.scan]) { inv, _ in
+            inv.sort = true
+        },
         Flag(name: "--quiet", short: "q", value: nil, help: "no summary line on stderr (errors are still printed)", commands: scanning) { inv, _ in inv.quiet = true },
         Flag(name: "--color", short: nil, value: "auto|always|never", help: "colour text findings (default auto: when stdout is a terminal and NO_COLOR is unset)", commands: scanning) { inv, v in
             guard let c = Invocation.ColorChoice(rawValue: v) else { throw UsageError(message: "--color: expected auto, always or never") }

@@ -21,6 +21,8 @@ struct Invocation {
     var sarifCategory: String?
     /// `--quiet`: no summary line on stderr (errors are still printed).
     var quiet = false
+    /// `--sort`: text and JSONL on stdout wait for the whole scan and come in path order.
+    var sort = false
     var color: ColorChoice = .auto
     /// `--stdin-name NAME`: the path `scan -` reports standard input under.
     var stdinName = "-"

@@ -16,6 +16,18 @@ enum ScanCommand {
         let (ruleSet, options) = try prepare(inv, roots: readsStdin ? ["."] : roots)
         let scanner = Scanner(ruleSet: ruleSet, options: options)
         let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress) : nil
+        // Text and JSONL on stdout are written as each file is done (the first line of a long
+        // scan arrives at once); --sort, or any other report, waits for the sorted whole.
+        let streamed = inv.format.streams && inv.output == nil && !inv.sort
+        if streamed {
+            var pieces = ReportOptions()
+            pieces.color = Report.colors(inv)
+            let format = inv.format
+            scanner.onFileFindings = { findings in
+                let text = format.render(ScanResult(findings: findings), pieces)
+                if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
+            }
+        }
         progress?.start()
         let (result, notes): (ScanResult, [ScanIssue])
         if readsStdin {
@@ -26,7 +38,7 @@ enum ScanCommand {
         }
         progress?.stop()
         for note in notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(result, inv, options, roots: .scan(roots))
+        return try Report.deliver(result, inv, options, roots: .scan(roots), streamed: streamed)
     }
 
     /// Rules, config and options as every scanning command (scan, history, staged, audit)
@@ -66,20 +78,21 @@ enum Report {
     /// - Parameters:
     ///   - options: the run's options, for the config files the summary names.
     ///   - roots: what report paths are relative to, for SARIF's artifact URIs.
-    static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots) throws -> Int32 {
+    ///   - streamed: the `--format` report already went to stdout as findings were made.
+    static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots,
+                        streamed: Bool = false) throws -> Int32 {
         var reportOptions = ReportOptions()
         reportOptions.includeSuppressed = inv.includeSuppressed
         reportOptions.sarif = SARIFSettings(category: category(inv), artifactPath: { roots.artifactPath($0) }, sourceRoot: roots.sourceRoot)
         var primary = reportOptions
         primary.color = colors(inv)
-        let body = inv.format.render(result, primary)
         var status: Int32 = result.issues.isEmpty ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
         if let output = inv.output {
-            if !write(body, to: output) { status = 2 }
-        } else {
+            if !write(inv.format.render(result, primary), to: output) { status = 2 }
+        } else if !streamed {
             // A write failure here is settled by Terminal.finish once the files below are
             // written too: a closed pipe keeps this status, any other failure makes it 2.
-            Terminal.out(body)
+            Terminal.out(inv.format.render(result, primary))
         }
         // Written whatever became of stdout: CI uploads these even when the log broke.
         for extra in inv.extraOutputs where !write(extra.format.render(result, reportOptions), to: extra.path) { status = 2 }

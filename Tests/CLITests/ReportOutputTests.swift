@@ -116,3 +116,40 @@ func assertValidSARIF(_ paths: [String], file: StaticString = #filePath, line: U
         ?? runProcess("/usr/bin/env", ["python3", Repo.path("scripts/validate-sarif")] + paths)
     XCTAssertEqual(v.status, 0, v.stderr + v.stdout, file: file, line: line)
 }
+
+/// `scan` writes text and JSONL as each file is done; `--sort` (and every other report)
+/// waits for the whole scan, in path order.
+final class StreamedOutputTests: XCTestCase {
+    func testStreamedLinesAreTheSortedReportRegroupedByFile() {
+        let tmp = TempDir()
+        for i in 0..<12 {
+            let key = canary("stream\(i)")
+            tmp.write("tree/d\(i % 3)/f\(i).txt", "a = \(key)x\nb = \(key)y\n")
+        }
+        for format in ["text", "jsonl"] {
+            let sorted = keyshape(["scan", tmp.path + "/tree", "--sort", "--no-progress", "--format", format, "--jobs", "2"])
+            let streamed = keyshape(["scan", tmp.path + "/tree", "--no-progress", "--format", format, "--jobs", "2"])
+            XCTAssertEqual(sorted.status, 1)
+            XCTAssertEqual(streamed.status, 1)
+            let s = sorted.stdout.split(separator: "\n").map(String.init)
+            let t = streamed.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(s.count, 24, format)
+            XCTAssertEqual(t.sorted(), s.sorted(), "\(format): the same lines")
+            // Each file's two findings are adjacent and in line order.
+            for i in 0..<12 {
+                let name = "d\(i % 3)/f\(i).txt"
+                let at = t.indices.filter { t[$0].contains(name) }
+                XCTAssertEqual(at.count, 2, name)
+                if at.count == 2 {
+                    XCTAssertEqual(at[1], at[0] + 1, "\(format): \(name) together")
+                    XCTAssertTrue(t[at[0]].contains(format == "text" ? ":1:" : "\"line\":1"), t[at[0]])
+                }
+            }
+        }
+        // --sort's text is in path order.
+        let paths = keyshape(["scan", tmp.path + "/tree", "--sort", "--no-progress"]).stdout
+            .split(separator: "\n").map { String($0.split(separator: ":")[0]) }
+        XCTAssertEqual(paths.count, 24)
+        XCTAssertEqual(paths, paths.sorted())
+    }
+}
