@@ -120,13 +120,27 @@ enum ArgumentParser {
     /// The overview (nil), or one command: its usage, its flags and its exit statuses.
     static func help(for command: Invocation.Command?) -> String {
         guard let command, command != .help else {
-            return "keyshape \(ScanCoreVersion.string): finds key-shaped secrets and reports where they are, never what they are.\n\n"
+            // Every flag once, so this page (and what is generated from the same table) names
+            // them all; a command's own page shows only its flags.
+            var text = "keyshape \(ScanCoreVersion.string): finds key-shaped secrets and reports where they are, never what they are.\n\n"
                 + overview
-                + "\nRun `keyshape COMMAND --help` (or `keyshape help COMMAND`) for a command's options.\n"
+                + "\nRun `keyshape COMMAND --help` (or `keyshape help COMMAND`) for one command's usage, options and exit status.\n"
+                + "\nOptions (each applies to the commands its command's help lists it for):\n"
+            for flag in FlagTable.flags { text += optionLine(flag) + "\n" }
+            return text
                 + "\nExit status: 0 nothing found, 1 findings (or --exit-code), 2 usage or configuration\n"
                 + "error, or the scan could not finish (the report still lists what was found).\n"
         }
         return help(forAll: [command])
+    }
+
+    static func optionLine(_ flag: Flag) -> String {
+        var left = "  "
+        left += flag.short.map { "-\($0), " } ?? "    "
+        left += flag.name
+        if let v = flag.value { left += " " + v }
+        let pad = max(2, 38 - left.count)
+        return left + String(repeating: " ", count: pad) + flag.help
     }
 
     /// Several commands that share a word (`rules list` and `rules check`): each one's usage
@@ -142,12 +156,7 @@ enum ArgumentParser {
         let shown = FlagTable.flags.filter { !$0.commands.isDisjoint(with: commands) }
         text += "\nOptions:\n"
         for flag in shown {
-            var left = "  "
-            left += flag.short.map { "-\($0), " } ?? "    "
-            left += flag.name
-            if let v = flag.value { left += " " + v }
-            let pad = max(2, 38 - left.count)
-            text += left + String(repeating: " ", count: pad) + flag.help
+            text += optionLine(flag)
             if commands.count > 1 && !commands.allSatisfy(flag.commands.contains) {
                 text += " (" + commands.filter(flag.commands.contains).map(\.rawValue).joined(separator: ", ") + ")"
             }
