@@ -20,9 +20,9 @@ enum ScanCommand {
         // scan arrives at once); --sort, or any other report, waits for the sorted whole.
         let streamed = inv.format.streams && inv.output == nil && !inv.sort
         if streamed {
-            var pieces = ReportOptions()
-            pieces.color = Report.colors(inv)
-            let format = inv.format
+            var streamOptions = ReportOptions()
+            streamOptions.color = Report.colors(inv)
+            let pieces = streamOptions, format = inv.format
             scanner.onFileFindings = { findings in
                 let text = format.render(ScanResult(findings: findings), pieces)
                 if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
@@ -34,7 +34,9 @@ enum ScanCommand {
             let input = StandardInput(name: inv.stdinName, maxSize: options.maxFileSize)
             (result, notes) = scanner.scan(input.listing)
         } else {
-            (result, notes) = scanner.scan(paths: roots)
+            // Several arguments keep their paths as given, so the same file name under two
+            // folders prints two different lines (and gets two fingerprints).
+            (result, notes) = scanner.scan(paths: roots, keepRootInPaths: roots.count > 1)
         }
         progress?.stop()
         for note in notes { Terminal.err("keyshape: note: \(note)\n") }

@@ -128,4 +128,14 @@ final class SARIFGoldenTests: XCTestCase {
         XCTAssertEqual(((result["properties"] as? [String: [String]])?["addedInCommits"])?.count, 1)
         XCTAssertEqual((run(object)["automationDetails"] as? [String: String])?["id"], "keyshape/audit/")
     }
+
+    func testTwoFolderArgumentsKeepTheirPrefixes() {
+        let repo = GitFixture()
+        for dir in ["a", "b"] { repo.write("\(dir)/same.env", "TOKEN = \(secret)\n") }
+        repo.commit("two copies")
+        let text = keyshape(["scan", "a", "b", "--no-progress", "--sort"], cwd: repo.path)
+        XCTAssertEqual(text.stdout.split(separator: "\n").map { String($0.split(separator: ":")[0]) }, ["a/same.env", "b/same.env"], text.stderr)
+        XCTAssertEqual(uris(sarif(["scan", "a", "b"], cwd: repo.path)), ["a/same.env", "b/same.env"])
+        XCTAssertEqual(uris(sarif(["scan", repo.path + "/a", repo.path + "/b"])), ["a/same.env", "b/same.env"], "absolute arguments too")
+    }
 }
