@@ -9,6 +9,10 @@ public final class Scanner: @unchecked Sendable {
     public let ruleSet: RuleSet
     public let options: ScanOptions
     public let progress = ScanProgress()
+    /// Called with each file's reported findings, in position order, as soon as that file is
+    /// scanned; one call at a time, files in the order their scans finish. The result is
+    /// still sorted as a whole at the end. (A minimal finding sink, for streamed output.)
+    public var onFileFindings: (@Sendable ([Finding]) -> Void)?
 
     public init(ruleSet: RuleSet, options: ScanOptions) {
         self.ruleSet = ruleSet
@@ -40,6 +44,7 @@ public final class Scanner: @unchecked Sendable {
         let results = WorkerResults(count: workers)
         let ruleSet = self.ruleSet, options = self.options, progress = self.progress
         let hashes = SecretHashMemo(key: options.hashKey)
+        let sink = onFileFindings, sinkLock = NSLock()
 
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let scanner = FileScanner(ruleSet: ruleSet, options: options, progress: progress, hashes: hashes)
@@ -49,7 +54,14 @@ public final class Scanner: @unchecked Sendable {
                 cursor += 1
                 next.unlock()
                 guard index < files.count else { break }
+                let before = scanner.findings.count
                 scanner.scan(files[index])
+                if let sink, scanner.findings.count > before {
+                    let new = scanner.findings[before...].sorted()
+                    sinkLock.lock()
+                    sink(new)
+                    sinkLock.unlock()
+                }
                 progress.filesDone.add(1, ordering: .relaxed)
             }
             var stats = scanner.stats

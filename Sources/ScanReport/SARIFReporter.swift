@@ -3,15 +3,24 @@ import ScanCore
 /// SARIF 2.1.0 for GitHub code scanning and other SARIF consumers: one run, the loaded
 /// rules as `tool.driver.rules`, one result per finding with a physical location and
 /// `partialFingerprints`. No snippet, and messages name the rule, never the value.
+///
+/// Artifact URIs are relative to `%SRCROOT%` (the git work tree's root, which the CLI finds;
+/// see SARIFSettings), so code scanning can open the file an alert names. A finding that
+/// both the working tree and the history report (`audit`: same rule, path and secretHash)
+/// is one result, the working tree's: that is the line code scanning can show today, and
+/// the commits that added it go into its `properties.addedInCommits`. JSON and text keep both,
+/// since "where it is" and "which commit added it" are two facts.
 public enum SARIFReporter {
     public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     /// - Parameter includeSuppressed: also a result for each suppressed finding (the result
     ///   keeps them only when asked), carrying `suppressions`; every other result then carries
     ///   an empty `suppressions` array, which in SARIF says "not suppressed".
-    public static func report(_ result: ScanResult, includeSuppressed: Bool = false) -> String {
-        let shown: [(Finding, Suppression?)] = result.findings.map { ($0, nil) }
+    public static func report(_ result: ScanResult, includeSuppressed: Bool = false, settings: SARIFSettings = SARIFSettings()) -> String {
+        let all: [(Finding, Suppression?)] = result.findings.map { ($0, nil) }
             + (includeSuppressed ? result.suppressed.map { ($0.finding, $0.suppression) } : [])
+        let (shown, addedIn) = mergingHistoryIntoTree(all)
+        let uri = { (path: String) in uriEncode(settings.artifactPath(path)) }
         // Only rules that fired, in a stable order, so ruleIndex is meaningful and the file small.
         let used = Set(shown.map(\.0.rule))
         let rules = result.rules.filter { used.contains($0.id) }
@@ -36,12 +45,19 @@ public enum SARIFReporter {
             if let i = indexOf[f.rule] { pairs.append(("ruleIndex", .int(i))) }
             pairs.append(("level", .string("error")))
             pairs.append(("message", .object([("text", .string(message(f)))])))
-            pairs.append(("locations", .array([location(f.location)])))
+            pairs.append(("locations", .array([location(f.location, uri: uri)])))
+            // GitHub code scanning tracks an alert across commits by this; its own default is
+            // a hash of the line's text, which would be a hash of the secret. keyshape's
+            // fingerprint (rule, path, secretHash) is value-free and survives moved lines.
             pairs.append(("partialFingerprints", .object([
+                ("primaryLocationLineHash", .string(f.fingerprint + ":1")),
                 ("keyshapeFingerprint/v1", .string(f.fingerprint)),
                 ("keyshapeSecretHash/v1", .string(f.secretHash)),
             ])))
             if includeSuppressed { pairs.append(("suppressions", .array(suppression.map { [self.suppression($0)] } ?? []))) }
+            if let commits = addedIn[mergeKey(f)], suppression == nil {
+                pairs.append(("properties", .object([("addedInCommits", .array(commits.map { .string($0) }))])))
+            }
             return .object(pairs)
         }
 
@@ -52,25 +68,32 @@ public enum SARIFReporter {
             ]
             if !issue.path.isEmpty {
                 pairs.append(("locations", .array([.object([("physicalLocation", .object([
-                    ("artifactLocation", .object([("uri", .string(uriEncode(issue.path)))])),
+                    ("artifactLocation", .object([("uri", .string(uri(issue.path))), ("uriBaseId", .string("%SRCROOT%"))])),
                 ]))])])))
             }
             return .object(pairs)
         }
 
-        let run: JSONWriter.Value = .object([
+        var runPairs: [(String, JSONWriter.Value)] = [
             ("tool", .object([("driver", .object([
                 ("name", .string("keyshape")),
                 ("version", .string(KeyshapeVersion.current)),
                 ("semanticVersion", .string(KeyshapeVersion.current)),
                 ("rules", .array(driverRules)),
             ]))])),
+            ("automationDetails", .object([("id", .string(settings.category))])),
+        ]
+        if let root = settings.sourceRoot {
+            runPairs.append(("originalUriBaseIds", .object([("%SRCROOT%", .object([("uri", .string(fileURI(directory: root)))]))])))
+        }
+        runPairs += [
             ("invocations", .array([.object([
                 ("executionSuccessful", .bool(result.issues.isEmpty)),
                 ("toolExecutionNotifications", .array(notifications)),
             ])])),
             ("results", .array(results)),
-        ])
+        ]
+        let run: JSONWriter.Value = .object(runPairs)
         let root: JSONWriter.Value = .object([
             ("$schema", .string(schemaURI)),
             ("version", .string("2.1.0")),
@@ -100,22 +123,52 @@ public enum SARIFReporter {
         return text
     }
 
-    static func location(_ l: Location) -> JSONWriter.Value {
+    /// Text locations (files, history, staged) get a full line/column region; binaries the
+    /// byte span in the file on disk.
+    static func location(_ l: Location, uri: (String) -> String) -> JSONWriter.Value {
         var region: [(String, JSONWriter.Value)] = []
         if let line = l.line {
+            let column = l.column ?? 1
             region.append(("startLine", .int(line)))
-            if let c = l.column { region.append(("startColumn", .int(c))) }
-            if let e = l.endLine { region.append(("endLine", .int(e))) }
-            if let e = l.endColumn { region.append(("endColumn", .int(e))) }
+            region.append(("startColumn", .int(column)))
+            region.append(("endLine", .int(l.endLine ?? line)))
+            region.append(("endColumn", .int(l.endColumn ?? column)))
         } else {
             region.append(("byteOffset", .int(l.fileOffset ?? l.byteOffset)))
             region.append(("byteLength", .int(l.byteLength)))
         }
-        let uri = l.path ?? ("blob/" + (l.blob ?? ""))
+        let artifact = l.path.map(uri) ?? uriEncode("blob/" + (l.blob ?? ""))
         return .object([("physicalLocation", .object([
-            ("artifactLocation", .object([("uri", .string(uriEncode(uri))), ("uriBaseId", .string("%SRCROOT%"))])),
+            ("artifactLocation", .object([("uri", .string(artifact)), ("uriBaseId", .string("%SRCROOT%"))])),
             ("region", .object(region)),
         ]))])
+    }
+
+    struct MergeKey: Hashable { var rule: String; var path: String; var secretHash: String }
+
+    static func mergeKey(_ f: Finding) -> MergeKey { MergeKey(rule: f.rule, path: f.location.path ?? "", secretHash: f.secretHash) }
+
+    /// Drops a history finding (kind `commit`) when a working-tree finding (kind `file`) of
+    /// the same rule, path and secretHash is reported too; returns, per kept tree finding,
+    /// the commits of the history findings it stands for (sorted).
+    static func mergingHistoryIntoTree(_ shown: [(Finding, Suppression?)]) -> ([(Finding, Suppression?)], [MergeKey: [String]]) {
+        let inTree = Set(shown.filter { $0.0.location.kind == .file && $0.1 == nil }.map { mergeKey($0.0) })
+        guard !inTree.isEmpty else { return (shown, [:]) }
+        var commits: [MergeKey: Set<String>] = [:]
+        let kept = shown.filter { f, suppression in
+            guard f.location.kind == .commit, suppression == nil, f.location.path != nil, inTree.contains(mergeKey(f)) else { return true }
+            if let c = f.location.commit { commits[mergeKey(f), default: []].insert(c) }
+            return false
+        }
+        return (kept, commits.mapValues { $0.sorted() })
+    }
+
+    /// `file:///abs/dir/`, each path segment percent-encoded; SARIF wants the trailing slash.
+    static func fileURI(directory: String) -> String {
+        var path = uriEncode(directory)
+        if !path.hasPrefix("/") { path = "/" + path }
+        if !path.hasSuffix("/") { path += "/" }
+        return "file://" + path
     }
 
     /// A relative URI reference: RFC 3986 unreserved characters and `/` as they are, every

@@ -6,14 +6,22 @@ import ScanCore
 /// Every name in a line (path, arch, section, rule id and description, which come from the
 /// scanned tree and from rules files) goes through DisplayText.escaped, so a line is always
 /// exactly one finding and carries no terminal control codes.
+///
+/// With `color`, the location and the rule id are wrapped in SGR codes that keyshape writes
+/// itself, around names that are escaped first: a name can still not carry a code of its own.
 public enum TextReporter {
-    public static func report(_ result: ScanResult) -> String {
-        result.findings.map { line($0) + "\n" }.joined()
+    /// Cyan for the place, bold red for the rule, then reset (ECMA-48 SGR).
+    static let placeColor = "\u{1B}[36m", ruleColor = "\u{1B}[1;31m", reset = "\u{1B}[0m"
+
+    public static func report(_ result: ScanResult, color: Bool = false) -> String {
+        result.findings.map { line($0, color: color) + "\n" }.joined()
     }
 
-    public static func line(_ f: Finding) -> String {
+    public static func line(_ f: Finding, color: Bool = false) -> String {
         let e = DisplayText.escaped
-        return "\(place(f.location)): \(e(f.rule)) (\(e(f.description))) [\(e(f.fingerprint))]"
+        let place = place(f.location), rule = e(f.rule)
+        guard color else { return "\(place): \(rule) (\(e(f.description))) [\(e(f.fingerprint))]" }
+        return "\(placeColor)\(place)\(reset): \(ruleColor)\(rule)\(reset) (\(e(f.description))) [\(e(f.fingerprint))]"
     }
 
     public static func place(_ l: Location) -> String {

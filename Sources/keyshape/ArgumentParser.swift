@@ -18,6 +18,10 @@ enum ArgumentParser {
             switch rest.popFirst() {
             case "list": inv.command = .rulesList
             case "check": inv.command = .rulesCheck
+            case "--help", "-h":
+                inv.command = .help
+                inv.helpForRules = true
+                return inv
             default:
                 throw UsageError(message: "rules: expected `list` or `check`")
             }
@@ -79,42 +83,93 @@ enum ArgumentParser {
         return words.allSatisfy { !$0.isEmpty && $0.count <= 12 && $0.allSatisfy(isWordByte) }
     }
 
-    static func help(for command: Invocation.Command?) -> String {
-        var text = """
-        keyshape \(ScanCoreVersion.string): finds key-shaped secrets and reports where they are, never what they are.
-
-        Usage:
-          keyshape scan [PATH ...]     scan files and folders (default: .)
-          keyshape history [REPO]      scan a git repository's history: every commit on any ref,
-                                       the reflogs and stashes (default REPO: .)
-          keyshape staged [REPO]       scan what is staged for the next commit (added lines only)
-          keyshape hook install [REPO] write a pre-commit hook running `keyshape staged`
-                                       (--pre-push: a pre-push hook scanning the pushed commits)
-          keyshape hook uninstall [REPO]
-                                       remove it, putting back the hook it chained or replaced
-          keyshape audit [REPO] [--products PATH ...]
-                                       sources, history and build products, one report
-          keyshape rules list          list the loaded rules
-          keyshape rules check         run every rule's examples and negative examples
-          keyshape version
-
-        """
-        let shown = command.map { c in FlagTable.flags.filter { $0.commands.contains(c) } } ?? FlagTable.flags
-        text += "\nOptions" + (command.map { " of `\($0.rawValue)`" } ?? "") + ":\n"
-        for flag in shown {
-            var left = "  "
-            left += flag.short.map { "-\($0), " } ?? "    "
-            left += flag.name
-            if let v = flag.value { left += " " + v }
-            let pad = max(2, 38 - left.count)
-            text += left + String(repeating: " ", count: pad) + flag.help + "\n"
+    /// The help an invocation asked for: `keyshape --help` and `keyshape help` the overview;
+    /// `keyshape COMMAND --help`, `keyshape help COMMAND` (`rules`, `rules list`, ...) one command.
+    static func helpText(_ inv: Invocation) throws -> String {
+        if inv.command != .help { return help(for: inv.command) }
+        if inv.helpForRules { return help(forAll: [.rulesList, .rulesCheck]) }
+        let words = inv.positionals.filter { $0 != "--help" && $0 != "-h" }
+        switch words {
+        case []: return help(for: nil)
+        case ["rules"]: return help(forAll: [.rulesList, .rulesCheck])
+        case ["hook", "install"], ["hook", "uninstall"]: return help(for: .hook)
+        default:
+            let name = words.joined(separator: " ")
+            guard let command = Invocation.Command(rawValue: name) else {
+                // Not echoed: an argument may be anything (see looksLikeFlagName).
+                throw UsageError(message: "help: no such command (expected scan, history, staged, hook, audit, rules, rules list, rules check, version)")
+            }
+            return help(for: command)
         }
-        text += """
+    }
 
-        Exit status: 0 nothing found, 1 findings (or --exit-code), 2 usage or configuration
-        error, or the scan could not finish (the report still lists what was found).
+    static let overview = """
+    Usage:
+      keyshape scan [PATH ...]     scan files and folders (default: .); `-` reads standard input
+      keyshape history [REPO]      scan a git repository's history: every commit on any ref,
+                                   the reflogs and stashes (default REPO: .)
+      keyshape staged [REPO]       scan what is staged for the next commit (added lines only)
+      keyshape hook install [REPO] write a pre-commit hook running `keyshape staged`
+                                   (--pre-push: a pre-push hook scanning the pushed commits)
+      keyshape hook uninstall [REPO]
+                                   remove it, putting back the hook it chained or replaced
+      keyshape audit [REPO] [--products PATH ...]
+                                   sources, history and build products, one report
+      keyshape rules list          list the loaded rules
+      keyshape rules check         run every rule's examples and negative examples
+      keyshape version
 
-        """
+    """
+
+    /// The overview (nil), or one command: its usage, its flags and its exit statuses.
+    static func help(for command: Invocation.Command?) -> String {
+        guard let command, command != .help else {
+            // Every flag once, so this page (and what is generated from the same table) names
+            // them all; a command's own page shows only its flags.
+            var text = "keyshape \(ScanCoreVersion.string): finds key-shaped secrets and reports where they are, never what they are.\n\n"
+                + overview
+                + "\nRun `keyshape COMMAND --help` (or `keyshape help COMMAND`) for one command's usage, options and exit status.\n"
+                + "\nOptions (each applies to the commands its command's help lists it for):\n"
+            for flag in FlagTable.flags { text += optionLine(flag) + "\n" }
+            return text
+                + "\nExit status: 0 nothing found, 1 findings (or --exit-code), 2 usage or configuration\n"
+                + "error, or the scan could not finish (the report still lists what was found).\n"
+        }
+        return help(forAll: [command])
+    }
+
+    static func optionLine(_ flag: Flag) -> String {
+        var left = "  "
+        left += flag.short.map { "-\($0), " } ?? "    "
+        left += flag.name
+        if let v = flag.value { left += " " + v }
+        let pad = max(2, 38 - left.count)
+        return left + String(repeating: " ", count: pad) + flag.help
+    }
+
+    /// Several commands that share a word (`rules list` and `rules check`): each one's usage
+    /// and exit statuses, and the flags of any of them once.
+    static func help(forAll commands: [Invocation.Command]) -> String {
+        let helps = commands.map(CommandHelp.of)
+        var text = "Usage:\n"
+        for h in helps {
+            for line in h.usage { text += "  " + line + "\n" }
+            if commands.count > 1 { text += "      " + h.summary + "\n" }
+        }
+        if commands.count == 1 { text += "\n" + helps[0].summary + "\n" }
+        let shown = FlagTable.flags.filter { !$0.commands.isDisjoint(with: commands) }
+        text += "\nOptions:\n"
+        for flag in shown {
+            text += optionLine(flag)
+            if commands.count > 1 && !commands.allSatisfy(flag.commands.contains) {
+                text += " (" + commands.filter(flag.commands.contains).map(\.rawValue).joined(separator: ", ") + ")"
+            }
+            text += "\n"
+        }
+        for (command, h) in zip(commands, helps) {
+            text += "\nExit status" + (commands.count > 1 ? " of `\(command.rawValue)`" : "") + ":\n"
+            for e in h.exits { text += "  \(e.status)  \(e.meaning)\n" }
+        }
         return text
     }
 }

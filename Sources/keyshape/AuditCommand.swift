@@ -44,7 +44,7 @@ enum AuditCommand {
             sources = Scanner(ruleSet: ruleSet, options: options).scan(paths: [repo])
         }
         merge(sources.result, into: &combined)
-        Terminal.err("keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
+        partLine(inv, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
 
         // History.
         if git != nil {
@@ -53,7 +53,7 @@ enum AuditCommand {
                 let outcome = try history.scan(repository: repo)
                 for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
                 merge(outcome.result, into: &combined)
-                Terminal.err("keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
+                partLine(inv, "keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
             } catch {
                 combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(error))"))
             }
@@ -61,21 +61,26 @@ enum AuditCommand {
             combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(historyFailure))"))
             Terminal.err("keyshape audit: history: not scanned (an error entry says why)\n")
         } else {
-            Terminal.err("keyshape audit: history: none (no git repository in or above this folder)\n")
+            partLine(inv, "keyshape audit: history: none (no git repository in or above this folder)\n")
         }
 
         // Build products: paths keep the product path as given, so reports say which build.
         for product in inv.products {
             let result = Scanner(ruleSet: ruleSet, options: options).scan(paths: [product], keepRootInPaths: true).result
             merge(result, into: &combined)
-            Terminal.err("keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
+            partLine(inv, "keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
         }
 
         combined.findings.sort()
         combined.issues.sort()
         combined.suppressed.sort()
         combined.stats.seconds = Date().timeIntervalSince(started)
-        return try Report.deliver(combined, inv, options)
+        return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products))
+    }
+
+    /// A part's counts on stderr; `--quiet` leaves them out with the summary.
+    static func partLine(_ inv: Invocation, _ text: String) {
+        if !inv.quiet { Terminal.err(text) }
     }
 
     static func merge(_ part: ScanResult, into combined: inout ScanResult) {

@@ -1,3 +1,5 @@
+import ScanReport
+
 /// The one table of flags: it drives parsing, `--help` and the error for an unknown flag,
 /// so the three never disagree.
 struct Flag {
@@ -15,12 +17,45 @@ enum FlagTable {
     static let reporting: Set<Invocation.Command> = scanning.union([.rulesList])
     static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck])
 
-    static let flags: [Flag] = [
-        Flag(name: "--format", short: "f", value: "text|json|jsonl|sarif", help: "report format (default text)", commands: reporting) { inv, v in
-            guard let f = Invocation.Format(rawValue: v) else { throw UsageError(message: "--format: expected text, json, jsonl or sarif") }
+    /// One array, in help order; built from parts so the type checker reads each literal alone.
+    static let flags: [Flag] = formatFlags + extraOutputFlags + otherFlags
+
+    static let formatFlags: [Flag] = [
+        // Formats come from the ReportFormat registry. `rules list` takes those that can show
+        // a list of rules, and says which when given another.
+        Flag(name: "--format", short: "f", value: ReportFormat.placeholder, help: "report format (default text)", commands: reporting) { inv, v in
+            let offered = inv.command == .rulesList ? ReportFormat.all.filter { $0.renderRules != nil } : ReportFormat.all
+            guard let f = offered.first(where: { $0.name == v }) else {
+                throw UsageError(message: "--format: expected \(ReportFormat.list(offered))" + (inv.command == .rulesList ? " for `rules list`" : ""))
+            }
             inv.format = f
         },
         Flag(name: "--output", short: "o", value: "FILE", help: "write the report to FILE instead of stdout", commands: reporting) { inv, v in inv.output = v },
+    ]
+
+    /// `--json-output FILE` and one such flag for every other format but text.
+    static let extraOutputFlags: [Flag] = ReportFormat.all.filter { $0.name != "text" }.map { (format: ReportFormat) -> Flag in
+        Flag(name: "--\(format.name)-output", short: nil, value: "FILE",
+             help: "also write a \(format.name) report to FILE, besides --format's (repeatable)", commands: scanning) { inv, v in
+            inv.extraOutputs.append((format, v))
+        }
+    }
+
+    static let otherFlags: [Flag] = [
+        Flag(name: "--sarif-category", short: nil, value: "NAME", help: "SARIF automationDetails category (default keyshape/COMMAND/)", commands: scanning) { inv, v in
+            inv.sarifCategory = v
+        },
+        Flag(name: "--sort", short: nil, value: nil, help: "scan: text and JSONL on stdout in path order at the end (default: each file's findings once it is scanned)", commands: [.scan]) { inv, _ in
+            inv.sort = true
+        },
+        Flag(name: "--quiet", short: "q", value: nil, help: "no summary line on stderr (errors are still printed)", commands: scanning) { inv, _ in inv.quiet = true },
+        Flag(name: "--color", short: nil, value: "auto|always|never", help: "colour text findings (default auto: when stdout is a terminal and NO_COLOR is unset)", commands: scanning) { inv, v in
+            guard let c = Invocation.ColorChoice(rawValue: v) else { throw UsageError(message: "--color: expected auto, always or never") }
+            inv.color = c
+        },
+        Flag(name: "--stdin-name", short: nil, value: "NAME", help: "scan -: the path standard input is reported under (default -)", commands: [.scan]) { inv, v in
+            inv.stdinName = v
+        },
         Flag(name: "--rules", short: nil, value: "PATH", help: "add rules from a TOML file or a folder of them (repeatable; gitleaks configs load as is)", commands: withRules) { inv, v in
             inv.rulePaths.append(v)
         },

@@ -37,7 +37,7 @@ enum HistoryCommand {
         if !(inv.hookMode && clean) {
             for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
         }
-        let status = try Report.deliver(outcome.result, inv, options)
+        let status = try Report.deliver(outcome.result, inv, options, roots: .repository(repo))
         if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(outcome.result, push: true) + "\n") }
         return status
     }

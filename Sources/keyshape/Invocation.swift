@@ -1,4 +1,5 @@
 import ScanEngine
+import ScanReport
 
 /// Everything the command line said, after parsing.
 struct Invocation {
@@ -8,12 +9,25 @@ struct Invocation {
         case completions, man
     }
 
-    enum Format: String, CaseIterable { case text, json, jsonl, sarif }
+    /// `--color`: `auto` colours text only when stdout is a terminal and NO_COLOR is unset.
+    enum ColorChoice: String, CaseIterable { case auto, always, never }
 
     var command: Command = .help
     var positionals: [String] = []
-    var format: Format = .text
+    /// `--format`, a name from the ReportFormat registry.
+    var format: ReportFormat = .text
     var output: String?
+    /// `--json-output FILE` and its kin: reports written besides the `--format` one, in the order given.
+    var extraOutputs: [(format: ReportFormat, path: String)] = []
+    /// `--sarif-category NAME`; default `keyshape/COMMAND/`.
+    var sarifCategory: String?
+    /// `--quiet`: no summary line on stderr (errors are still printed).
+    var quiet = false
+    /// `--sort`: text and JSONL on stdout wait for the whole scan and come in path order.
+    var sort = false
+    var color: ColorChoice = .auto
+    /// `--stdin-name NAME`: the path `scan -` reports standard input under.
+    var stdinName = "-"
     var rulePaths: [String] = []
     var noBuiltinRules = false
     var config: String?
@@ -34,6 +48,8 @@ struct Invocation {
     var minStringLength: Int?
     var requireExamples = false
     var helpRequested = false
+    /// `keyshape help rules` and `keyshape rules --help`: both rules subcommands.
+    var helpForRules = false
     // history, staged, hook
     var allObjects = false
     var since: [String] = []

@@ -41,6 +41,15 @@ final class ProgressLine: @unchecked Sendable {
         Terminal.progress("\r\u{1B}[K")
     }
 
+    /// Runs `body` (a write to stdout) with the progress line erased and not redrawn
+    /// meanwhile, so a streamed finding never lands on the progress line.
+    func clearedWhile(_ body: () -> Void) {
+        done.lock()
+        defer { done.unlock() }
+        Terminal.progress("\r\u{1B}[K")
+        body()
+    }
+
     private func draw() {
         let files = progress.filesDone.load(ordering: .relaxed)
         let total = progress.filesTotal.load(ordering: .relaxed)

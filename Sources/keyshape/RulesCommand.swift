@@ -1,5 +1,6 @@
 import Foundation
 import ScanCore
+import ScanReport
 import ScanRules
 
 /// `keyshape rules list` and `keyshape rules check`.
@@ -9,28 +10,16 @@ enum RulesCommand {
         for w in loaded.warnings { Terminal.err("keyshape: warning: \(w)\n") }
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
         let (set, _) = RuleSet.combining(loaded.files, keeping: selection.keeps)
-        switch inv.format {
-        case .json, .jsonl, .sarif:
-            var items: [[String: Any]] = []
-            for r in set.rules {
-                items.append(["id": r.id, "description": r.description, "tags": r.tags, "keywords": r.keywords, "regex": r.regex.pattern])
-            }
-            let data = try JSONSerialization.data(withJSONObject: ["rules": items, "count": items.count], options: [.prettyPrinted, .sortedKeys])
-            Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
-        case .text:
-            // Ids, descriptions and tags come from rules files, which may be a scanned
-            // repository's own: escaped like every other name in text output.
-            let shown = set.rules.map { r in
-                (id: DisplayText.escaped(r.id), description: DisplayText.escaped(r.description),
-                 tags: r.tags.map(DisplayText.escaped))
-            }
-            let width = min(40, shown.map(\.id.count).max() ?? 0)
-            for r in shown {
-                let pad = String(repeating: " ", count: max(1, width + 2 - r.id.count))
-                let tags = r.tags.isEmpty ? "" : "  [" + r.tags.joined(separator: ", ") + "]"
-                Terminal.out(r.id + pad + r.description + tags + "\n")
-            }
-            Terminal.out("\(set.rules.count) rules\n")
+        let listing = set.rules.map { r in
+            RuleListing(id: r.id, description: r.description, tags: r.tags, keywords: r.keywords, regex: r.regex.pattern)
+        }
+        // --format only lets through formats that have a rule-list renderer.
+        guard let render = inv.format.renderRules else { throw UsageError(message: "--format \(inv.format.name) has no rule list") }
+        let text = render(listing)
+        if let output = inv.output {
+            guard Report.write(text, to: output) else { return 2 }
+        } else {
+            Terminal.out(text)
         }
         return 0
     }

@@ -9,14 +9,38 @@ import StandardStreams
 enum ScanCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let roots = inv.positionals.isEmpty ? ["."] : inv.positionals
-        let (ruleSet, options) = try prepare(inv, roots: roots)
+        let readsStdin = roots.contains("-")
+        if readsStdin && roots.count > 1 {
+            throw UsageError(message: "`scan -` reads standard input alone; scan other paths in a separate run")
+        }
+        let (ruleSet, options) = try prepare(inv, roots: readsStdin ? ["."] : roots)
         let scanner = Scanner(ruleSet: ruleSet, options: options)
         let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress) : nil
+        // Text and JSONL on stdout are written as each file is done (the first line of a long
+        // scan arrives at once); --sort, or any other report, waits for the sorted whole.
+        let streamed = inv.format.streams && inv.output == nil && !inv.sort
+        if streamed {
+            var streamOptions = ReportOptions()
+            streamOptions.color = Report.colors(inv)
+            let pieces = streamOptions, format = inv.format
+            scanner.onFileFindings = { findings in
+                let text = format.render(ScanResult(findings: findings), pieces)
+                if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
+            }
+        }
         progress?.start()
-        let (result, notes) = scanner.scan(paths: roots)
+        let (result, notes): (ScanResult, [ScanIssue])
+        if readsStdin {
+            let input = StandardInput(name: inv.stdinName, maxSize: options.maxFileSize)
+            (result, notes) = scanner.scan(input.listing)
+        } else {
+            // Several arguments keep their paths as given, so the same file name under two
+            // folders prints two different lines (and gets two fingerprints).
+            (result, notes) = scanner.scan(paths: roots, keepRootInPaths: roots.count > 1)
+        }
         progress?.stop()
         for note in notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(result, inv, options)
+        return try Report.deliver(result, inv, options, roots: .scan(roots), streamed: streamed)
     }
 
     /// Rules, config and options as every scanning command (scan, history, staged, audit)
@@ -51,29 +75,35 @@ enum ScanCommand {
     }
 }
 
-/// Writes the report, the baseline and the summary, and picks the exit status.
+/// Writes the reports, the baseline and the summary, and picks the exit status.
 enum Report {
-    /// - Parameter options: the run's options, for the config files the summary names.
-    static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions) throws -> Int32 {
-        let body: String
-        switch inv.format {
-        case .text: body = TextReporter.report(result)
-        case .json: body = JSONReporter.report(result)
-        case .jsonl: body = JSONReporter.reportLines(result)
-        case .sarif: body = SARIFReporter.report(result, includeSuppressed: inv.includeSuppressed)
-        }
+    /// - Parameters:
+    ///   - options: the run's options, for the config files the summary names.
+    ///   - roots: what report paths are relative to, for SARIF's artifact URIs.
+    ///   - streamed: the `--format` report already went to stdout as findings were made.
+    static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots,
+                        streamed: Bool = false) throws -> Int32 {
+        var reportOptions = ReportOptions()
+        reportOptions.includeSuppressed = inv.includeSuppressed
+        reportOptions.sarif = SARIFSettings(category: category(inv), artifactPath: { roots.artifactPath($0) }, sourceRoot: roots.sourceRoot)
+        var primary = reportOptions
+        primary.color = colors(inv)
         var status: Int32 = result.issues.isEmpty ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
         if let output = inv.output {
-            if !write(body, to: output) { status = 2 }
-        } else {
-            // A write failure here is settled by Terminal.finish once the baseline below is
+            if !write(inv.format.render(result, primary), to: output) { status = 2 }
+        } else if !streamed {
+            // A write failure here is settled by Terminal.finish once the files below are
             // written too: a closed pipe keeps this status, any other failure makes it 2.
-            Terminal.out(body)
+            Terminal.out(inv.format.render(result, primary))
         }
+        // Written whatever became of stdout: CI uploads these even when the log broke.
+        for extra in inv.extraOutputs where !write(extra.format.render(result, reportOptions), to: extra.path) { status = 2 }
         if let baseline = inv.writeBaseline, !write(BaselineFile.write(result.findings), to: baseline) { status = 2 }
-        if inv.format == .text || inv.output != nil {
+        // Errors go to stderr unless the report on stdout lists them itself.
+        if !inv.format.carriesErrors || inv.output != nil {
             for issue in result.issues { Terminal.err("keyshape: error: \(issue)\n") }
         }
+        guard !inv.quiet else { return status }
         // Which settings were in force, so a CI log shows when the scanned tree's own config
         // (which can allowlist anything) was read. A hook (`--hook`) that lets the commit
         // through says nothing.
@@ -82,6 +112,25 @@ enum Report {
         for path in options.ignoredConfigFiles { summary += "; config not read (--no-config): " + path }
         if !(inv.hookMode && status == 0) { Terminal.err(summary + "\n") }
         return status
+    }
+
+    /// `--sarif-category NAME`, with the trailing `/` code scanning's category ids carry;
+    /// default `keyshape/COMMAND/`.
+    static func category(_ inv: Invocation) -> String {
+        guard let name = inv.sarifCategory, !name.isEmpty else { return "keyshape/\(inv.command.rawValue)/" }
+        return name.hasSuffix("/") ? name : name + "/"
+    }
+
+    /// `--color`: `always` and `never` as said; `auto` colours a terminal on stdout unless
+    /// NO_COLOR is set to anything non-empty (no-color.org), never a file.
+    static func colors(_ inv: Invocation) -> Bool {
+        switch inv.color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let v = ProcessInfo.processInfo.environment["NO_COLOR"], !v.isEmpty { return false }
+            return inv.output == nil && StandardStream.output.isTerminal
+        }
     }
 
     static func write(_ text: String, to path: String) -> Bool {

@@ -14,7 +14,7 @@ func run() -> Int32 {
     do {
         let inv = try ArgumentParser.parse(args)
         if inv.helpRequested || inv.command == .help {
-            Terminal.out(ArgumentParser.help(for: inv.command == .help ? nil : inv.command))
+            Terminal.out(try ArgumentParser.helpText(inv))
             return 0
         }
         switch inv.command {

@@ -4,7 +4,10 @@ import ScanCore
 @testable import ScanReport
 
 final class ReporterTests: XCTestCase {
-    func sample() -> ScanResult {
+    func sample() -> ScanResult { Self.sample() }
+
+    /// Shared with the other reporter tests.
+    static func sample() -> ScanResult {
         var file = Location(kind: .file, path: "Sources/App/API Keys.swift", byteOffset: 112, byteLength: 108)
         file.line = 3; file.column = 33; file.endLine = 3; file.endColumn = 141
         var binary = Location(kind: .binary, path: "build/App", byteOffset: 0x20, byteLength: 40)

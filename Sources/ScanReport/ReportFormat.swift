@@ -1,0 +1,47 @@
+import ScanCore
+
+/// The one table of report formats: `--format`, its help text and its error message, the
+/// extra `--FORMAT-output FILE` reports and `rules list --format` are all derived from it,
+/// so a format added here is offered everywhere at once.
+public struct ReportFormat: Sendable {
+    public let name: String
+    public let help: String
+    /// Whether the report itself lists the scan's errors; when it does not (text, JSONL,
+    /// CSV), the CLI prints them on stderr so that an exit status 2 is never unexplained.
+    public let carriesErrors: Bool
+    /// Whether the report is its findings' pieces one after another (text, JSONL), so it can
+    /// be written as findings are made.
+    public var streams: Bool { name == "text" || name == "jsonl" }
+    public let render: @Sendable (ScanResult, ReportOptions) -> String
+    /// `rules list` in this format; nil when the format has no shape for a rule list.
+    public let renderRules: (@Sendable ([RuleListing]) -> String)?
+
+    public static let all: [ReportFormat] = [
+        ReportFormat(name: "text", help: "one finding a line, path:line:column: rule (description) [fingerprint]", carriesErrors: false,
+                     render: { r, o in TextReporter.report(r, color: o.color) }, renderRules: RuleListReporter.text),
+        ReportFormat(name: "json", help: "one JSON object: findings, errors, stats", carriesErrors: true,
+                     render: { r, _ in JSONReporter.report(r) }, renderRules: RuleListReporter.json),
+        ReportFormat(name: "jsonl", help: "one JSON finding object a line", carriesErrors: false,
+                     render: { r, _ in JSONReporter.reportLines(r) }, renderRules: RuleListReporter.jsonLines),
+        ReportFormat(name: "sarif", help: "SARIF 2.1.0 for code scanning", carriesErrors: true,
+                     render: { r, o in SARIFReporter.report(r, includeSuppressed: o.includeSuppressed, settings: o.sarif) }, renderRules: nil),
+        ReportFormat(name: "junit", help: "JUnit XML: a failing test case per finding, an error per scan error", carriesErrors: true,
+                     render: { r, _ in JUnitReporter.report(r) }, renderRules: nil),
+        ReportFormat(name: "csv", help: "RFC 4180 CSV with a header row, one finding a row", carriesErrors: false,
+                     render: { r, _ in CSVReporter.report(r) }, renderRules: RuleListReporter.csv),
+    ]
+
+    public static func named(_ name: String) -> ReportFormat? { all.first { $0.name == name } }
+
+    /// `text|json|...`, the placeholder `--help` shows.
+    public static var placeholder: String { all.map(\.name).joined(separator: "|") }
+
+    /// `text, json, ... or csv`, for error messages.
+    public static func list(_ formats: [ReportFormat] = all) -> String {
+        let names = formats.map(\.name)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    public static var text: ReportFormat { named("text")! }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import FileInputs
+import ScanCore
+
+/// `keyshape scan -`: standard input, read into an anonymous in-memory file (memfd) so it
+/// is scanned exactly as a file on disk would be: chunked reads, the binary sniff, Mach-O
+/// and ELF maps. Nothing of it is written to a file system. Reading stops one byte past
+/// `--max-file-size`, so a larger input is an error entry (exit 2), never an unbounded read.
+final class StandardInput {
+    /// The listing to scan: the one entry, or the error that kept it from being read.
+    private(set) var listing = FileWalker.Result()
+    private let fd: Int32
+
+    init(name: String, maxSize: Int) {
+        let fd = StandardInput.anonymousFile()
+        self.fd = fd
+        guard fd >= 0 else {
+            listing.issues.append(ScanIssue(path: name, message: "standard input not scanned: cannot make an in-memory file (\(FileWalker.describe(errno)))"))
+            return
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                listing.issues.append(ScanIssue(path: name, message: "standard input: \(FileWalker.describe(errno))"))
+                return
+            }
+            if n == 0 { break }
+            total += n
+            if total > maxSize {
+                listing.issues.append(ScanIssue(path: name, message: "standard input is over the \(maxSize)-byte limit; not scanned (raise --max-file-size)"))
+                return
+            }
+            guard StandardInput.writeAll(fd, buffer, count: n) else {
+                listing.issues.append(ScanIssue(path: name, message: "standard input not scanned: \(FileWalker.describe(errno))"))
+                return
+            }
+        }
+        // The file scanner opens entries by path; this names the memfd, at offset 0 again.
+        listing.files.append(FileEntry(osPath: Array("/proc/self/fd/\(fd)".utf8CString), displayPath: name, size: total))
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    private static func writeAll(_ fd: Int32, _ buffer: [UInt8], count: Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, count - offset) }
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            return false
+        }
+        return true
+    }
+
+    /// memfd_create(2), looked up at run time (Glibc's module does not export it); -1 with
+    /// errno ENOSYS where it does not exist.
+    private static func anonymousFile() -> Int32 {
+        typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(nil, "memfd_create") else { errno = ENOSYS; return -1 }
+        let create = unsafeBitCast(symbol, to: MemfdCreate.self)
+        return create("keyshape-stdin", 1 /* MFD_CLOEXEC */)
+    }
+}
