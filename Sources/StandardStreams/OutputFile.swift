@@ -14,6 +14,15 @@ public enum OutputFile {
     public static func write(_ text: String, to path: String) -> StandardStream.Failure? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return StandardStream.Failure(errno: errno) }
+        var failure = writeAll(text, to: fd)
+        // close(2) is where NFS and some FUSE file systems report a failed write.
+        if close(fd) != 0 && failure == nil && errno != EINTR { failure = StandardStream.Failure(errno: errno) }
+        return failure
+    }
+
+    /// Writes every byte of `text` to `fd`, retrying partial writes and EINTR; the failure,
+    /// or nil. (A write of 0 bytes is taken as EIO, so the loop always ends.)
+    static func writeAll(_ text: String, to fd: Int32) -> StandardStream.Failure? {
         var failure: StandardStream.Failure? = nil
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { raw in
@@ -26,8 +35,6 @@ public enum OutputFile {
                 return
             }
         }
-        // close(2) is where NFS and some FUSE file systems report a failed write.
-        if close(fd) != 0 && failure == nil && errno != EINTR { failure = StandardStream.Failure(errno: errno) }
         return failure
     }
 }
@@ -51,16 +58,6 @@ public final class AppendedFile: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard failure == nil else { return }
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = unistdWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 { offset += n; continue }
-                if n < 0 && errno == EINTR { continue }
-                failure = StandardStream.Failure(errno: n < 0 ? errno : EIO)
-                return
-            }
-        }
+        failure = OutputFile.writeAll(text, to: fd)
     }
 }

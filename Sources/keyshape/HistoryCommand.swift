@@ -32,19 +32,25 @@ enum HistoryCommand {
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
-        let clean = outcome.result.findings.isEmpty && outcome.result.issues.isEmpty
-        // As a pre-push hook, a clean push prints nothing at all.
-        if !(inv.hookMode && clean) {
-            for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
-        }
-        let status = try Report.deliver(outcome.result, inv, options, roots: .repository(repo))
-        if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(outcome.result, push: true) + "\n") }
-        return status
+        return try GitCommandSupport.deliver(outcome.result, notes: outcome.notes, inv, options, repo: repo, push: true)
     }
 }
 
 /// What history, staged and hook share: the repository argument, rules and options.
 enum GitCommandSupport {
+    /// The notes, the report and, as a hook (`--hook`), the closing line. A hook that lets
+    /// the commit or push through prints nothing at all.
+    static func deliver(_ result: ScanResult, notes: [String], _ inv: Invocation, _ options: ScanOptions,
+                        repo: String, push: Bool) throws -> Int32 {
+        let clean = result.findings.isEmpty && result.issues.isEmpty
+        if !(inv.hookMode && clean) {
+            for note in notes { Terminal.err("keyshape: note: \(note)\n") }
+        }
+        let status = try Report.deliver(result, inv, options, roots: .repository(repo))
+        if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(result, push: push) + "\n") }
+        return status
+    }
+
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }

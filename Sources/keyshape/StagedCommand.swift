@@ -17,13 +17,6 @@ enum StagedCommand {
         let input: StagedScanner.Input
         do { input = try opened.get() } catch { throw GitCommandSupport.describe(error) }
         let outcome = StagedScanner(ruleSet: ruleSet, options: options).scan(input)
-        let clean = outcome.result.findings.isEmpty && outcome.result.issues.isEmpty
-        // As a hook, a clean commit prints nothing at all.
-        if !(inv.hookMode && clean) {
-            for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
-        }
-        let status = try Report.deliver(outcome.result, inv, options, roots: .repository(repo))
-        if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(outcome.result, push: false) + "\n") }
-        return status
+        return try GitCommandSupport.deliver(outcome.result, notes: outcome.notes, inv, options, repo: repo, push: false)
     }
 }
