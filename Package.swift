@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "GitHistory"),
         .target(name: "ObjectFiles"),
         // libFuzzer harness for the object-file parsers; a plain build makes a seed replayer.
-        .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles"]),
+        .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
         .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto"]),

@@ -1,5 +1,4 @@
-// The entry point shared by the TOML and file-scan libFuzzer harnesses (ObjectFilesFuzzer
-// predates it and carries its own copy).
+// The entry point shared by the libFuzzer harnesses (object files, TOML, the file scan).
 //
 // Built with `-Xswiftc -DKEYSHAPE_LIBFUZZER` (and `-sanitize=fuzzer,address`), `run` hands
 // control to libFuzzer's driver, exactly as libFuzzer's own main would. A plain build makes

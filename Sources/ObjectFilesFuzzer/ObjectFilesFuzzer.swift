@@ -4,7 +4,7 @@
 // A separate scratch path keeps the instrumented build apart from the normal one:
 //
 //   swift build -c debug --scratch-path .build/fuzz --product ObjectFilesFuzzer \
-//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -DOBJECTFILES_LIBFUZZER
+//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -DKEYSHAPE_LIBFUZZER
 //
 // Run: one harness serves both formats; the seed corpus decides which parser libFuzzer
 // explores (a mutation that breaks the magic number falls to the trivial raw path and is not
@@ -24,7 +24,7 @@
 // so a harness without an entry point fails to link ("undefined symbol
 // ObjectFilesFuzzer_main", swiftlang/swift#75800), and `-parse-as-library` alone does not
 // help. An @main makes SwiftPM parse the file as a library and emit that symbol; under
-// OBJECTFILES_LIBFUZZER it hands control to libFuzzer's driver, exactly as libFuzzer's main
+// KEYSHAPE_LIBFUZZER it hands control to libFuzzer's driver, exactly as libFuzzer's main
 // would. Without the flag the same target is a plain replay tool that runs each file given
 // on the command line through the harness, so a plain `swift build` of the package links,
 // and crash inputs can be reproduced without libFuzzer:
@@ -37,41 +37,13 @@ import Darwin
 #endif
 import ObjectFiles
 
-#if OBJECTFILES_LIBFUZZER
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
-#endif
+import FuzzDriver
 
 @main
 enum ObjectFilesFuzzer {
-    static func main() {
-        #if OBJECTFILES_LIBFUZZER
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzz(data, size) })
-        #else
-        for path in CommandLine.arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else {
-                fputs("ObjectFilesFuzzer: cannot open \(path)\n", stderr)
-                exit(2)
-            }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = fread(&buffer, 1, buffer.count, file)
-                if n <= 0 { break }
-                bytes += buffer[0..<n]
-            }
-            fclose(file)
-            _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress, $0.count) }
-            print("ObjectFilesFuzzer: \(path): ok (\(bytes.count) bytes)")
-        }
-        #endif
-    }
+    /// libFuzzer's driver under KEYSHAPE_LIBFUZZER, else a replay of the files and folders
+    /// given (FuzzDriver, shared with the TOML and file-scan harnesses).
+    static func main() { FuzzDriver.run("ObjectFilesFuzzer", fuzz) }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
