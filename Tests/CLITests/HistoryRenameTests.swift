@@ -127,6 +127,7 @@ final class HistoryRenameTests: XCTestCase {
         repo.git(["checkout", "-q", "-b", "rename"])
         mkdir(repo, "conf")
         repo.git(["mv", "app.cfg", "conf/app.cfg"])
+        repo.write("conf/app.cfg", "line one\n" + body.drop { $0 != "\n" }.dropFirst())  // and an edit, so the merge's blob is new
         repo.commit("rename")
         repo.git(["checkout", "-q", "main"])
         repo.write("app.cfg", body + "token=\(a)\n")
@@ -136,6 +137,14 @@ final class HistoryRenameTests: XCTestCase {
         XCTAssertEqual(repo.git(["show", "\(merge):conf/app.cfg"]).split(separator: "\n").last.map(String.init), "token=\(a)",
                        "git carried the key to the new name")
         XCTAssertEqual(places(history(repo).findings), ["\(added) app.cfg:13"])
+        // Only the commits after the key's: the blob that held it was never scanned in this
+        // run (the merge's blob differs from it), so the merge's comparison reads and scans
+        // it; the merge still adds nothing.
+        let later = keyshapeJSON(["history", repo.path, "--since", added], secrets: secrets)
+        XCTAssertEqual(later.errors.count, 0, "\(later.errors)")
+        XCTAssertEqual(later.run.status, 0, later.run.stderr)
+        XCTAssertEqual(places(later.findings), [])
+        XCTAssertTrue(later.run.stderr.contains("2 commits"), later.run.stderr)
     }
 
     /// A merge that renames a file itself, and an evil merge that adds a new file with a key

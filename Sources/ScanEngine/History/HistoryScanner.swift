@@ -75,9 +75,9 @@ public final class HistoryScanner: @unchecked Sendable {
             : []
         run.scanCommits(input.log)
         if history.allObjects { run.scanUnreachable() }
+        run.mergeDeletions.close()
         run.workers.close()
         run.verifier.close()
-        run.mergeDeletions.close()
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
         result.issues = run.issues.sorted()
@@ -134,8 +134,8 @@ struct HistoryRun {
         self.git = git
         workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
                               count: scanner.options.jobs)
-        verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
         mergeDeletions = MergeDeletions(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
+        verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
     }
 
     static func displayPath(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

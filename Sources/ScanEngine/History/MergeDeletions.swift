@@ -1,4 +1,3 @@
-import FileInputs
 import GitHistory
 import ScanCore
 import ScanRules
@@ -65,10 +64,16 @@ final class MergeDeletions {
                 return
             }
             if type != "blob" { return }
-            var found: [SecretKey] = []
-            // No path or commit: the superset every cached blob holds (see ContextSensitivity).
-            scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: MatchContext(),
-                         onFinding: { found.append(CachedFinding($0).key) }, onFailure: { _, _ in })
+            // Scanned as the blob workers scan every blob (no path or commit: the superset a
+            // cached blob holds, see ContextSensitivity), then hashed. A rule that gives up
+            // here can only make the merge's finding stay reported; the blob's own commit
+            // reports the failure.
+            var findings = BlobWorkers.scan(bytes, with: scanner).entry.findings
+            let hashes = scanner.secretHashes(findings.map {
+                UnsafeRawBufferPointer(rebasing: bytes[$0.byteOffset..<($0.byteOffset + Int($0.byteLength))])
+            })
+            for k in findings.indices { findings[k].secretHash = UInt64(hashes[k], radix: 16) ?? 0 }
+            let found = findings.map(\.key)
             memo[unread[i].id] = found
             keys.formUnion(found)
         }
