@@ -19,12 +19,14 @@ public struct CommitInfo: Sendable, Hashable {
 }
 
 /// One path a commit changed relative to its parents. For a merge only paths that differ
-/// from every parent are listed (git's combined diff), with that parent's blob (after
-/// rename detection against that parent) in `oldBlobs`.
+/// from every parent are listed (git's combined diff), with each parent's blob at that path
+/// in `oldBlobs`. No rename detection: a rename is a deletion of the old path and an
+/// addition of the new one (attribution pairs them, see `HistoryRun.attribute`).
 public struct TreeChange: Sendable, Hashable {
     /// The path in the commit, raw bytes (git allows any byte but NUL and `/` is the separator).
     public var path: [UInt8]
-    /// For a single-parent rename or copy, the path in the parent.
+    /// For a single-parent rename or copy, the path in the parent (only in output that asks
+    /// git for rename detection; the history walk does not).
     public var oldPath: [UInt8]?
     public var newMode: UInt32
     /// Zero when the path was deleted.
@@ -85,10 +87,15 @@ public struct CommitSelection: Sendable, Equatable {
     }
 }
 
-/// Streams `git rev-list --parents … | git diff-tree --stdin -r -c -M --raw -z --root`:
+/// Streams `git rev-list --parents … | git diff-tree --stdin -r -c --raw -z --root`:
 /// per commit its parents, author, email, date and changed paths, with blob names from
 /// both sides. Plumbing commands only, so the repository's diff and log settings
 /// (`log.showSignature`, `diff.renames`, `log.showRoot`, …) cannot change what is listed.
+///
+/// No `-M`: git's similarity-based rename detection compares every deleted file with every
+/// added one, and kept `diff-tree` at one full core for the whole of a git.git history
+/// (85k commits: the listing took longer than reading every blob). Renames are recognised
+/// by attribution instead, from the deleted paths' blobs, which are read anyway.
 public final class CommitLog {
     let git: Git
     private let revList: Subprocess
@@ -106,7 +113,7 @@ public final class CommitLog {
         revList = try git.spawn(["rev-list", "--parents"] + selection.revListArguments + ["--"])
         let fd = revList.stdoutFD
         do {
-            diffTree = try git.spawn(["diff-tree", "--stdin", "-r", "-c", "-M", "--raw", "-z", "--root", "--no-abbrev",
+            diffTree = try git.spawn(["diff-tree", "--stdin", "-r", "-c", "--raw", "-z", "--root", "--no-abbrev",
                                       "--no-ext-diff", "--no-textconv", CommitLog.format],
                                      stdin: .fd(fd))
         } catch {
@@ -252,5 +259,38 @@ public final class CommitLog {
             change.path = newPath
         }
         return change
+    }
+}
+
+extension CommitLog {
+    /// The paths `commit` deletes relative to `parent` (`git diff-tree -r --diff-filter=D`),
+    /// each with the blob it held in `parent`. A merge's combined diff lists only paths that
+    /// differ from every parent, so a path deleted relative to one parent alone is not in
+    /// the stream; attribution asks for these, rarely (see `HistoryRun.attribute`).
+    public static func deletions(_ git: Git, from parent: ObjectID, to commit: ObjectID) throws -> [TreeChange] {
+        let out = try git.output(["diff-tree", "-r", "--raw", "-z", "--no-abbrev", "--diff-filter=D",
+                                  "--no-ext-diff", "--no-textconv", parent.hex, commit.hex, "--"])
+        return try parseRecords(out, command: "git diff-tree")
+    }
+
+    /// `:old new oldid newid S\0path\0` records, one parent, no renames.
+    static func parseRecords(_ bytes: [UInt8], command: String) throws -> [TreeChange] {
+        var changes: [TreeChange] = []
+        var i = 0
+        func field() -> Range<Int>? {
+            guard i < bytes.count, let end = bytes[i...].firstIndex(of: 0) else { return nil }
+            defer { i = end + 1 }
+            return i..<end
+        }
+        while i < bytes.count {
+            guard let meta = field(), let path = field() else {
+                throw GitError.unexpectedOutput(command: command, detail: "truncated record")
+            }
+            let fields = try bytes[meta].withUnsafeBytes { try CommitLog.rawFields($0).get() }
+            guard fields.ids.count == 2 else { throw GitError.unexpectedOutput(command: command, detail: "raw record with \(fields.ids.count) objects") }
+            changes.append(TreeChange(path: Array(bytes[path]), newMode: fields.modes[1], newBlob: fields.ids[1],
+                                      oldModes: [fields.modes[0]], oldBlobs: [fields.ids[0]], status: fields.status))
+        }
+        return changes
     }
 }

@@ -390,12 +390,26 @@ final class CommitLogTests: XCTestCase {
         XCTAssertEqual(Set(r.changes.map(\.path)), [odd, Array("a.txt".utf8)])
         XCTAssertTrue(r.changes.allSatisfy { $0.oldBlobs.count == 1 && $0.oldBlobs[0].isZero && $0.status == [0x41] })
 
+        // No rename detection: the rename is a deletion and an addition of the same blob.
         let mv = byID[rename]!
-        XCTAssertEqual(mv.changes.count, 1)
-        XCTAssertEqual(mv.changes[0].path, Array("b.txt".utf8))
-        XCTAssertEqual(mv.changes[0].oldPath, Array("a.txt".utf8))
-        XCTAssertEqual(mv.changes[0].oldBlobs, [mv.changes[0].newBlob])
-        XCTAssertEqual(mv.changes[0].status, [0x52])
+        XCTAssertEqual(mv.changes.count, 2)
+        let gone = try XCTUnwrap(mv.changes.first { $0.path == Array("a.txt".utf8) })
+        let added = try XCTUnwrap(mv.changes.first { $0.path == Array("b.txt".utf8) })
+        XCTAssertTrue(gone.isDeletion)
+        XCTAssertEqual(gone.status, [0x44])
+        XCTAssertEqual(gone.oldBlobs, [f.rev("\(root):a.txt")])
+        XCTAssertEqual(added.status, [0x41])
+        XCTAssertNil(added.oldPath)
+        XCTAssertEqual(added.oldBlobs.map(\.isZero), [true])
+        XCTAssertEqual(added.newBlob, gone.oldBlobs[0])
+
+        // What a commit deletes relative to one parent, with the blobs the parent held there.
+        let git = try f.git()
+        let deleted = try CommitLog.deletions(git, from: root, to: rename)
+        XCTAssertEqual(deleted.map(\.path), [Array("a.txt".utf8)])
+        XCTAssertEqual(deleted.map(\.oldBlobs), [[f.rev("\(root):a.txt")]])
+        XCTAssertTrue(deleted.allSatisfy(\.isDeletion))
+        XCTAssertEqual(try CommitLog.deletions(git, from: rename, to: root).map(\.path), [Array("b.txt".utf8)], "the other way round")
 
         let m = byID[merge]!
         XCTAssertEqual(m.commit.parents, [main, side])

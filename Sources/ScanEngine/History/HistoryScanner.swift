@@ -21,8 +21,9 @@ public struct HistoryOptions: Sendable {
 
 /// Scans a repository's history: every unique blob once (findings cached per blob id),
 /// then each finding attributed to every commit whose change makes that secret appear at
-/// that path: present in the new blob, absent from each parent's blob at that path (after
-/// rename detection). Never prints.
+/// that path: present in the new blob, absent from each parent's blob at that path, and,
+/// where the parent lacks the path, absent from what the commit deleted relative to that
+/// parent (a rename; see `HistoryRun.attribute`). Never prints.
 public final class HistoryScanner: @unchecked Sendable {
     public let ruleSet: RuleSet
     public let options: ScanOptions
@@ -80,6 +81,7 @@ public final class HistoryScanner: @unchecked Sendable {
         }
         run.scanCommits(input.log)
         if history.allObjects { run.scanUnreachable() }
+        run.mergeDeletions.close()
         run.workers.close()
         run.verifier.close()
         largestBlobBuffer = run.workers.largestBuffer
@@ -128,6 +130,7 @@ struct HistoryRun {
     let git: Git
     let workers: BlobWorkers
     let verifier: ContextVerifier
+    let mergeDeletions: MergeDeletions
     var cache: [ObjectID: BlobEntry] = [:]
     var findings: [Finding] = []
     var issues: [ScanIssue] = []
@@ -141,6 +144,7 @@ struct HistoryRun {
         self.git = git
         workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
                               count: scanner.options.jobs)
+        mergeDeletions = MergeDeletions(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
         verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
         suppressed = SuppressionTally(keep: scanner.options.keepSuppressed)
     }
@@ -271,8 +275,22 @@ struct HistoryRun {
         }
     }
 
+    /// Reports each secret that `c` makes appear at a path: in the new blob, and held by no
+    /// parent there. Where a parent lacks the path, the secret is also not new when a blob
+    /// at a path that `c` deletes relative to that parent held it: that is a rename, with or
+    /// without edits, found with one set lookup instead of git's similarity-based rename
+    /// detection (`-M`, which kept `git diff-tree` at one full core for a whole git.git
+    /// history). A copy to a second path, the original kept, is still new there, as it was
+    /// with `-M`. Where the two rules part: `-M` pairs a deleted file with an added one only
+    /// when at least half their lines agree, so a key moved out of a deleted file into a
+    /// new, mostly different one was reported again; now it is not, because the repository
+    /// held that key the moment before. A path the parent already had (modified, not
+    /// added) is compared with the parent's blob at that path only, as before, so a key
+    /// moved into an existing file is new there.
     mutating func attribute(_ c: CommitChanges) {
         stats.commits += 1
+        // Per parent, the secrets the commit's deletions held, worked out on first need.
+        var deleted: [Int: Set<SecretKey>] = [:]
         for ch in c.changes where !ch.isDeletion {
             if ch.isGitlink {
                 let path = HistoryRun.displayPath(ch.path)
@@ -286,8 +304,13 @@ struct HistoryRun {
             for old in ch.oldBlobs where !old.isZero {
                 for f in cache[old]?.findings ?? [] { before.insert(f.key) }
             }
+            var fresh = entry.findings.filter { !before.contains($0.key) }
+            for (i, old) in ch.oldBlobs.enumerated() where old.isZero && !fresh.isEmpty {
+                if deleted[i] == nil { deleted[i] = deletedSecrets(c, parent: i) }
+                fresh.removeAll { deleted[i]!.contains($0.key) }
+            }
             var path: String?
-            for f in entry.findings where !before.contains(f.key) {
+            for f in fresh {
                 let p = path ?? HistoryRun.displayPath(ch.path)
                 path = p
                 var suppression = f.suppression
@@ -313,6 +336,26 @@ struct HistoryRun {
                 findings.append(finding())
             }
         }
+    }
+
+    /// The secrets held by the blobs `c` deletes relative to its parent `i`. A single-parent
+    /// commit's deletions are in its own changes, their blobs read with the commit's other
+    /// blobs; a merge's are asked of git (`MergeDeletions`). A root commit deletes nothing.
+    mutating func deletedSecrets(_ c: CommitChanges, parent i: Int) -> Set<SecretKey> {
+        guard c.commit.parents.indices.contains(i) else { return [] }
+        if c.commit.parents.count == 1 {
+            var keys = Set<SecretKey>()
+            for ch in c.changes where ch.isDeletion {
+                for old in ch.oldBlobs where !old.isZero {
+                    for f in cache[old]?.findings ?? [] { keys.insert(f.key) }
+                }
+            }
+            return keys
+        }
+        let known = cache
+        let found = mergeDeletions.secrets(merge: c.commit.id, parent: c.commit.parents[i], known: { known[$0] })
+        issues += found.issues
+        return found.keys
     }
 
     mutating func count(_ outcome: BlobWorkers.Outcome) {
