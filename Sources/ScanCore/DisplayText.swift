@@ -26,26 +26,43 @@ public enum DisplayText {
     /// Raw bytes (a path as the file system spells it): valid UTF-8 is escaped as above,
     /// each byte of an invalid sequence becomes `\xNN`.
     public static func escaped<Bytes: Collection>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let raw = Array(bytes)
         var out = ""
+        forEachScalar(in: bytes, { append($0, to: &out) }, invalidByte: { out += "\\x" + hex2($0) })
+        return out
+    }
+
+    /// Raw bytes as text with only the bytes that are not valid UTF-8 written as `\xNN`
+    /// (valid text, controls included, is kept as it is: printers escape what they print).
+    /// Two byte strings that differ only in such bytes give different text.
+    public static func showingInvalidUTF8<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var out = ""
+        forEachScalar(in: bytes, { out.unicodeScalars.append($0) }, invalidByte: { out += "\\x" + hex2($0) })
+        return out
+    }
+
+    /// Decodes `bytes` as UTF-8 with the standard library's parser (Unicode's table 3-7: no
+    /// overlong forms, no surrogates, nothing past U+10FFFF), handing on each scalar, and each
+    /// byte of a sequence it cannot decode one by one.
+    private static func forEachScalar<Bytes: Collection>(in bytes: Bytes, _ scalar: (Unicode.Scalar) -> Void,
+                                                          invalidByte: (UInt8) -> Void) where Bytes.Element == UInt8 {
+        let raw = Array(bytes)
         var at = 0
         while at < raw.count {
             // A fresh parser per scalar: after an error it tells how many bytes it could not
-            // decode, and those are printed one by one.
+            // decode, and those are handed on one by one.
             var iterator = raw[at...].makeIterator()
             var parser = Unicode.UTF8.ForwardParser()
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
-                append(Unicode.UTF8.decode(encoded), to: &out)
+                scalar(Unicode.UTF8.decode(encoded))
                 at += encoded.count
             case .error(let length):
-                for byte in raw[at..<min(raw.count, at + max(1, length))] { out += "\\x" + hex2(byte) }
+                for byte in raw[at..<min(raw.count, at + max(1, length))] { invalidByte(byte) }
                 at += max(1, length)
             case .emptyInput:
-                return out
+                return
             }
         }
-        return out
     }
 
     /// Whether `text` prints as it is (nothing in it would be escaped).
