@@ -18,6 +18,10 @@ struct CachedFinding: Sendable {
     /// findings of rules whose verdict depends on those are checked again with the real ones
     /// (ContextVerifier).
     var suppression: Suppression?
+    /// In an object file's bytes: where (the blob's own layout, as `scan` gives for the file).
+    var binary: BinaryPlace?
+    /// What transforms added to the provenance (see `ProvenanceStep`).
+    var steps: [ProvenanceStep]
 
     init(_ f: BufferFinding) {
         ruleIndex = Int32(f.ruleIndex)
@@ -29,6 +33,8 @@ struct CachedFinding: Sendable {
         byteOffset = f.range.lowerBound
         byteLength = Int32(clamping: f.range.count)
         suppression = f.suppression
+        binary = f.binary
+        steps = f.steps
     }
 
     var hashText: String {
@@ -42,13 +48,12 @@ struct CachedFinding: Sendable {
     /// child is new there, as it was before suppressed findings were kept at all.
     var key: SecretKey { SecretKey(ruleIndex: ruleIndex, secretHash: secretHash, suppression: suppression) }
 
-    func location(kind: Location.Kind, path: String?) -> Location {
-        var l = Location(kind: kind, path: path, byteOffset: byteOffset, byteLength: Int(byteLength))
-        if line > 0 {
-            l.line = Int(line)
-            l.column = Int(column)
-            l.endLine = Int(endLine)
-            l.endColumn = Int(endColumn)
+    /// The finding's location in a blob whose provenance is `provenance`.
+    func location(_ provenance: Provenance) -> Location {
+        var l = Location(ProvenanceStep.apply(steps, to: provenance), byteOffset: byteOffset, byteLength: Int(byteLength))
+        l.binary = binary
+        if line > 0 && binary == nil {
+            l.setText(line: Int(line), column: Int(column), endLine: Int(endLine), endColumn: Int(endColumn))
         }
         return l
     }

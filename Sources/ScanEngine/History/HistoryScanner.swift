@@ -89,8 +89,8 @@ public final class HistoryScanner: @unchecked Sendable {
         result.findings = run.findings.sorted()
         result.issues = (run.issues + run.verifier.issues).sorted()
         result.stats = run.stats
-        result.stats.suppressed = run.suppressed.counts
-        result.suppressed = run.suppressed.kept.sorted()
+        result.stats.suppressed = run.builder.suppressed.counts
+        result.suppressed = run.builder.suppressed.kept.sorted()
         result.stats.seconds = Date().timeIntervalSince(input.started)
         return (result, run.notes)
     }
@@ -131,12 +131,12 @@ struct HistoryRun {
     let workers: BlobWorkers
     let verifier: ContextVerifier
     let mergeDeletions: MergeDeletions
-    var cache: [ObjectID: BlobEntry] = [:]
+    let cache: any BlobFindingsCache = InMemoryBlobFindingsCache()
     var findings: [Finding] = []
     var issues: [ScanIssue] = []
     var notes: [String] = []
     var stats = ScanStats()
-    var suppressed: SuppressionTally
+    var builder: FindingBuilder
     var gitlinkPaths = Set<String>()
 
     init(scanner: HistoryScanner, git: Git) {
@@ -146,7 +146,7 @@ struct HistoryRun {
                               count: scanner.options.jobs)
         mergeDeletions = MergeDeletions(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
         verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
-        suppressed = SuppressionTally(keep: scanner.options.keepSuppressed)
+        builder = FindingBuilder(options: scanner.options)
     }
 
     /// A git path for reports: invalid UTF-8 bytes as `\xNN` (as the folder scanner shows
@@ -268,7 +268,7 @@ struct HistoryRun {
     /// Caches what scanning gave and counts it.
     mutating func record(_ requests: [BlobWorkers.Request], _ outcomes: [BlobWorkers.Outcome]) {
         for (request, outcome) in zip(requests, outcomes) {
-            cache[request.id] = outcome.entry
+            cache.store(outcome.entry, for: request.id)
             count(outcome)
             if let issue = outcome.issue { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(issue)")) }
             for f in outcome.ruleFailures { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(f)")) }
@@ -322,18 +322,11 @@ struct HistoryRun {
                     }
                 }
                 let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
-                var location = f.location(kind: .commit, path: p)
-                location.commit = c.commit.id.hex
-                location.blob = ch.newBlob.hex
-                location.author = c.commit.author
-                location.email = c.commit.email
-                location.date = c.commit.date
-                let hash = f.hashText
-                let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: ch.path, section: nil, secretHash: hash)
-                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
-                if let suppression { suppressed.add(suppression, finding); continue }
-                if scanner.options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
-                findings.append(finding())
+                let provenance = Provenance.commitBlob(.init(commit: c.commit.id.hex, author: c.commit.author, email: c.commit.email,
+                                                             date: c.commit.date, blob: ch.newBlob.hex, path: ch.path))
+                if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: suppression) {
+                    findings.append(finding)
+                }
             }
         }
     }
@@ -400,14 +393,10 @@ struct HistoryRun {
                         case .suppressed(let kind): suppression = kind
                         }
                     }
-                    var location = f.location(kind: .blob, path: nil)
-                    location.blob = request.id.hex
-                    let hash = f.hashText
-                    let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: "", section: request.id.hex, secretHash: hash)
-                    let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
-                    if let suppression { suppressed.add(suppression, finding); continue }
-                    if scanner.options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
-                    findings.append(finding())
+                    let location = f.location(.unreachableBlob(blob: request.id.hex))
+                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression) {
+                        findings.append(finding)
+                    }
                 }
             }
         }
@@ -421,7 +410,7 @@ final class ContextVerifier {
     let options: ScanOptions
     let ruleSet: RuleSet
     private var reader: CatFileReader?
-    private var scanner: BufferScanner?
+    private var pipeline: BufferPipeline?
     private var chunks: StreamedBlobScanner?
     /// What each re-scan gave: rule, offset and length of a finding, and its suppression.
     private var memo: [String: [[Int]: Suppression?]] = [:]
@@ -443,22 +432,22 @@ final class ContextVerifier {
     func verdict(_ f: CachedFinding, blob: ObjectID, path: String?, commit: String?) -> Verdict {
         let key = blob.hex + "\u{0}" + (path ?? "") + "\u{0}" + (commit ?? "")
         if memo[key] == nil {
-            if reader == nil { reader = CatFileReader(git: git); scanner = BufferScanner(ruleSet: ruleSet, options: options) }
+            if reader == nil { reader = CatFileReader(git: git); pipeline = BufferPipeline(ruleSet: ruleSet, options: options) }
             var kept: [[Int]: Suppression?] = [:]
             var failures: [String] = []
-            let scanner = self.scanner!
+            let pipeline = self.pipeline!
             let context = MatchContext(path: path, commit: commit)
-            let onFailure = { (failure: RuleFailure) in failures.append(failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "blob")) }
+            let onFailure = { (failure: RuleFailure) in failures.append(failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "blob")) }
             reader!.read([blob], maxSize: options.maxFileSize, streamAbove: options.chunkSize) { _, result in
                 switch result {
                 case .object(_, let bytes):
-                    scanner.scan(bytes, isBinary: ChunkReader.looksBinary(bytes), context: context, hashSecrets: false,
-                                 onFinding: { kept[[$0.ruleIndex, $0.range.lowerBound, $0.range.count]] = $0.suppression },
-                                 onFailure: onFailure)
+                    pipeline.scan(whole: bytes, context: context, hashSecrets: false,
+                                  onFinding: { kept[[$0.ruleIndex, $0.range.lowerBound, $0.range.count]] = $0.suppression },
+                                  onFailure: onFailure)
                 case .stream(_, let size, let stream):
                     // As the blob was first scanned: in chunks, never whole.
                     if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
-                    let found = chunks!.scan(stream, size: size, with: scanner, context: context, onFailure: onFailure).findings
+                    let found = chunks!.scan(stream, size: size, with: pipeline, context: context, onFailure: onFailure).findings
                     for f in found { kept[[f.ruleIndex, f.range.lowerBound, f.range.count]] = f.suppression }
                 default:
                     break

@@ -19,12 +19,18 @@ struct BufferFinding {
     var secretHash: String
     /// Set when an allowlist or an inline marker suppresses it: it is counted, not reported.
     var suppression: Suppression? = nil
+    /// Where the secret's first byte lies in an object file's bytes (binary buffers only).
+    var binary: BinaryPlace? = nil
+    /// What transforms added to the provenance on the way to the bytes the rule matched
+    /// (empty for the buffer's own bytes and for UTF-16 runs).
+    var steps: [ProvenanceStep] = []
 }
 
-/// Scans one buffer of any origin (a file chunk, a git blob, a staged file): masks binary
-/// content to printable runs, runs the matcher, marks allowlisted and inline-allowed
-/// findings as suppressed, computes line, column and secret hash. One per worker thread;
-/// its buffers are reused.
+/// The matching stage of `BufferPipeline`, for one buffer of any origin (a file chunk, a
+/// git blob, a staged file, a derived buffer): masks binary content to printable runs,
+/// runs the matcher, marks allowlisted and inline-allowed findings as suppressed (inline
+/// markers on the original line), computes line, column and secret hash. One per worker
+/// thread; its buffers are reused. Inputs go through `BufferPipeline`, never here directly.
 final class BufferScanner {
     let matcher: Matcher
     let options: ScanOptions
