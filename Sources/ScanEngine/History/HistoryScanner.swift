@@ -29,7 +29,6 @@ public final class HistoryScanner: @unchecked Sendable {
     public let options: ScanOptions
     public let history: HistoryOptions
     public let progress = ScanProgress()
-    let sensitivity: ContextSensitivity
     /// The largest buffer the last scan held blob bytes in (tests of the memory bound).
     private(set) var largestBlobBuffer = 0
 
@@ -37,7 +36,6 @@ public final class HistoryScanner: @unchecked Sendable {
         self.ruleSet = ruleSet
         self.options = options
         self.history = history
-        sensitivity = ContextSensitivity(ruleSet)
     }
 
     /// A problem with the request itself (bad revision): the scan does not start.
@@ -83,11 +81,10 @@ public final class HistoryScanner: @unchecked Sendable {
         if history.allObjects { run.scanUnreachable() }
         run.mergeDeletions.close()
         run.workers.close()
-        run.verifier.close()
         largestBlobBuffer = run.workers.largestBuffer
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
-        result.issues = (run.issues + run.verifier.issues).sorted()
+        result.issues = run.issues.sorted()
         result.stats = run.stats
         result.stats.suppressed = run.builder.suppressed.counts
         result.suppressed = run.builder.suppressed.kept.sorted()
@@ -129,7 +126,6 @@ struct HistoryRun {
     let scanner: HistoryScanner
     let git: Git
     let workers: BlobWorkers
-    let verifier: ContextVerifier
     let mergeDeletions: MergeDeletions
     let cache: any BlobFindingsCache = InMemoryBlobFindingsCache()
     var findings: [Finding] = []
@@ -138,6 +134,10 @@ struct HistoryRun {
     var stats = ScanStats()
     var builder: FindingBuilder
     var gitlinkPaths = Set<String>()
+    /// For settling path and commit conditions (`RuleSet.settle`).
+    let scratch: MatchScratch
+    /// Patterns that gave up while settling, once per blob, place and message.
+    var settleFailures = Set<String>()
 
     init(scanner: HistoryScanner, git: Git) {
         self.scanner = scanner
@@ -145,7 +145,7 @@ struct HistoryRun {
         workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
                               count: scanner.options.jobs)
         mergeDeletions = MergeDeletions(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
-        verifier = ContextVerifier(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
+        scratch = scanner.ruleSet.makeScratch()
         builder = FindingBuilder(options: scanner.options)
     }
 
@@ -313,18 +313,11 @@ struct HistoryRun {
             for f in fresh {
                 let p = path ?? HistoryRun.displayPath(ch.path)
                 path = p
-                var suppression = f.suppression
-                if scanner.sensitivity.rules[Int(f.ruleIndex)] {
-                    switch verifier.verdict(f, blob: ch.newBlob, path: p, commit: scanner.sensitivity.usesCommits[Int(f.ruleIndex)] ? c.commit.id.hex : nil) {
-                    case .absent: continue
-                    case .reported: suppression = nil
-                    case .suppressed(let kind): suppression = kind
-                    }
-                }
+                guard let suppression = settle(f, blob: ch.newBlob, path: p, commit: c.commit.id.hex) else { continue }
                 let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
                 let provenance = Provenance.commitBlob(.init(commit: c.commit.id.hex, author: c.commit.author, email: c.commit.email,
                                                              date: c.commit.date, blob: ch.newBlob.hex, path: ch.path))
-                if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: suppression) {
+                if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: suppression.kind) {
                     findings.append(finding)
                 }
             }
@@ -349,6 +342,29 @@ struct HistoryRun {
         let found = mergeDeletions.secrets(merge: c.commit.id, parent: c.commit.parents[i], known: { known[$0] })
         issues += found.issues
         return found.keys
+    }
+
+    /// A cached finding's verdict at one place: nil when a path or commit condition drops
+    /// it there (a rule's `path` filter, a rule allowlist), else its suppression (nil kind:
+    /// reported). Settled from what the blob's one scan recorded (`CachedFinding.pending`),
+    /// so no blob is read again for it.
+    mutating func settle(_ f: CachedFinding, blob: ObjectID, path: String?, commit: String?) -> (kind: Suppression?, Void)? {
+        guard let pending = f.pending else { return (f.suppression, ()) }
+        var failures: [RuleFailure] = []
+        let outcome = scanner.ruleSet.settle(pending, ruleIndex: Int(f.ruleIndex), path: path, commit: commit, scratch: scratch,
+                                             onFailure: { failures.append($0) })
+        for failure in failures {
+            let text = failure.describe(ruleId: scanner.ruleSet.rules[Int(f.ruleIndex)].id, unit: "blob")
+            if settleFailures.insert(blob.hex + "\u{0}" + (path ?? "") + "\u{0}" + text).inserted {
+                issues.append(ScanIssue(path: path ?? "", message: "blob \(blob.hex): " + text))
+            }
+        }
+        switch outcome {
+        case .drop: return nil
+        // An allowlist outranks an inline marker (the pipeline's order).
+        case .allowlisted: return (.allowlist, ())
+        case .report: return (f.suppression, ())
+        }
     }
 
     mutating func count(_ outcome: BlobWorkers.Outcome) {
@@ -385,81 +401,14 @@ struct HistoryRun {
                 for f in outcome.ruleFailures { issues.append(ScanIssue(path: place, message: f)) }
                 for f in outcome.entry.findings {
                     let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
-                    var suppression = f.suppression
-                    if scanner.sensitivity.rules[Int(f.ruleIndex)] {
-                        switch verifier.verdict(f, blob: request.id, path: nil, commit: nil) {
-                        case .absent: continue
-                        case .reported: suppression = nil
-                        case .suppressed(let kind): suppression = kind
-                        }
-                    }
+                    guard let suppression = settle(f, blob: request.id, path: nil, commit: nil) else { continue }
                     let location = f.location(.unreachableBlob(blob: request.id.hex))
-                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression) {
+                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression.kind) {
                         findings.append(finding)
                     }
                 }
             }
         }
-    }
-}
-
-/// Re-checks a cached finding of a path- or commit-dependent rule with the real path and
-/// commit (rare: only blobs with such findings are read again).
-final class ContextVerifier {
-    let git: Git
-    let options: ScanOptions
-    let ruleSet: RuleSet
-    private var reader: CatFileReader?
-    private var pipeline: BufferPipeline?
-    private var chunks: StreamedBlobScanner?
-    /// What each re-scan gave: rule, offset and length of a finding, and its suppression.
-    private var memo: [String: [[Int]: Suppression?]] = [:]
-    /// Patterns that gave up while re-checking (path filters, allowlists): error entries.
-    private(set) var issues: [ScanIssue] = []
-    private var failed = Set<String>()
-
-    init(git: Git, ruleSet: RuleSet, options: ScanOptions) {
-        self.git = git
-        self.ruleSet = ruleSet
-        self.options = options
-    }
-
-    func close() { reader?.close() }
-
-    enum Verdict { case absent, reported, suppressed(Suppression) }
-
-    /// Whether the finding holds with this path and commit, and whether it is then suppressed.
-    func verdict(_ f: CachedFinding, blob: ObjectID, path: String?, commit: String?) -> Verdict {
-        let key = blob.hex + "\u{0}" + (path ?? "") + "\u{0}" + (commit ?? "")
-        if memo[key] == nil {
-            if reader == nil { reader = CatFileReader(git: git); pipeline = BufferPipeline(ruleSet: ruleSet, options: options) }
-            var kept: [[Int]: Suppression?] = [:]
-            var failures: [String] = []
-            let pipeline = self.pipeline!
-            let context = MatchContext(path: path, commit: commit)
-            let onFailure = { (failure: RuleFailure) in failures.append(failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "blob")) }
-            reader!.read([blob], maxSize: options.maxFileSize, streamAbove: options.chunkSize) { _, result in
-                switch result {
-                case .object(_, let bytes):
-                    pipeline.scan(whole: bytes, context: context, hashSecrets: false,
-                                  onFinding: { kept[[$0.ruleIndex, $0.range.lowerBound, $0.range.count]] = $0.suppression },
-                                  onFailure: onFailure)
-                case .stream(_, let size, let stream):
-                    // As the blob was first scanned: in chunks, never whole.
-                    if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
-                    let found = chunks!.scan(stream, size: size, with: pipeline, context: context, onFailure: onFailure).findings
-                    for f in found { kept[[f.ruleIndex, f.range.lowerBound, f.range.count]] = f.suppression }
-                default:
-                    break
-                }
-            }
-            for text in failures where failed.insert(key + "\u{0}" + text).inserted {
-                issues.append(ScanIssue(path: path ?? "", message: "blob \(blob.hex): " + text))
-            }
-            memo[key] = kept
-        }
-        guard let found = memo[key]![[Int(f.ruleIndex), f.byteOffset, Int(f.byteLength)]] else { return .absent }
-        return found.map { .suppressed($0) } ?? .reported
     }
 }
 

@@ -65,7 +65,7 @@ final class MergeDeletions {
             }
             if type != "blob" { return }
             // Scanned as the blob workers scan every blob (no path or commit: the superset a
-            // cached blob holds, see ContextSensitivity), then hashed. A rule that gives up
+            // cached blob holds: path and commit conditions stay pending), then hashed. A rule that gives up
             // here can only make the merge's finding stay reported; the blob's own commit
             // reports the failure.
             let outcome = BlobWorkers.scan(bytes, with: pipeline)
