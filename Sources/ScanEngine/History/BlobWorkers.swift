@@ -15,22 +15,8 @@ import ScanRules
 /// chunk size (rare) is scanned by the calling thread itself as it is read, one chunk at a
 /// time, so no buffer ever grows to a blob's size.
 final class BlobWorkers: @unchecked Sendable {
-    struct Request {
-        var id: ObjectID
-        /// Where the blob was met (path and commit), for error entries; nil for a blob no
-        /// commit reaches.
-        var path: [UInt8]? = nil
-        var commit: ObjectID? = nil
-        /// An earlier request in the same list holding another version of the same path: when
-        /// both travel in one parcel, only the bytes where they differ are searched for keywords.
-        var base: Int? = nil
-
-        /// "path in commit id", built only when an error entry needs it.
-        var context: String {
-            guard let path, let commit else { return "" }
-            return "\(HistoryRun.displayPath(path)) in commit \(commit.hex)"
-        }
-    }
+    /// What to read (GitHistory's read plan).
+    typealias Request = PlannedBlob
     struct Outcome {
         var entry: BlobEntry
         var bytes: Int
@@ -335,5 +321,13 @@ final class OutcomeSlots: @unchecked Sendable {
     deinit {
         _ = slots.deinitialize()
         slots.deallocate()
+    }
+}
+
+extension PlannedBlob {
+    /// "path in commit id", built only when an error entry needs it.
+    var context: String {
+        guard let path, let commit else { return "" }
+        return "\(HistoryRun.displayPath(path)) in commit \(commit.hex)"
     }
 }
