@@ -14,27 +14,39 @@ public final class RuleSet: @unchecked Sendable {
     public init(rules: [Rule], allowlists: [Allowlist] = []) {
         self.rules = rules
         self.allowlists = allowlists
-        var keywordIds: [String: Int] = [:]
+        // One dictionary lookup per (rule, keyword) and flat lists built by counting, with no
+        // per-rule Set or per-keyword array: this ran once per start-up for 555 rules.
+        var keywordIds: [String: Int32] = [:]
+        keywordIds.reserveCapacity(rules.count * 2)
         var keywords: [String] = []
-        var byKeyword: [[Int]] = []
+        var pairs: [(keyword: Int32, rule: Int32)] = []
+        pairs.reserveCapacity(rules.count * 2)
         var unconditional: [Int] = []
         for (index, rule) in rules.enumerated() {
             if rule.keywords.isEmpty { unconditional.append(index); continue }
-            for k in Set(rule.keywords) {
-                let id: Int
+            let firstPair = pairs.count
+            for k in rule.keywords {
+                let id: Int32
                 if let existing = keywordIds[k] { id = existing } else {
-                    id = keywords.count
+                    id = Int32(keywords.count)
                     keywordIds[k] = id
                     keywords.append(k)
-                    byKeyword.append([])
                 }
-                byKeyword[id].append(index)
+                // A keyword a rule names twice still lists the rule once (rules name a few).
+                if !pairs[firstPair...].contains(where: { $0.keyword == id }) { pairs.append((id, Int32(index))) }
             }
         }
         keywordIndex = KeywordIndex(keywords: keywords)
-        var flat: [Int32] = []
-        var starts: [Int32] = [0]
-        for list in byKeyword { flat += list.map { Int32($0) }; starts.append(Int32(flat.count)) }
+        var starts = [Int32](repeating: 0, count: keywords.count + 1)
+        for pair in pairs { starts[Int(pair.keyword) + 1] += 1 }
+        for k in 0..<keywords.count { starts[k + 1] += starts[k] }
+        var flat = [Int32](repeating: 0, count: pairs.count)
+        var fill = starts
+        // Pairs come in rule order, so each keyword's rules stay in rule order.
+        for pair in pairs {
+            flat[Int(fill[Int(pair.keyword)])] = pair.rule
+            fill[Int(pair.keyword)] += 1
+        }
         keywordRules = flat
         keywordRuleStart = starts
         unconditionalRules = unconditional
