@@ -2,6 +2,7 @@ import FileInputs
 import Foundation
 import ScanRules
 import StandardStreams
+import TOML
 
 /// Loads the builtin rules (embedded at build time) and the files given with `--rules`.
 enum RuleSources {
@@ -14,8 +15,16 @@ enum RuleSources {
         var files: [RuleFile] = []
         var warnings: [String] = []
         if !inv.noBuiltinRules {
-            for (name, text) in BuiltinRules.files {
-                files.append(try RuleLoader.load(text: text, file: "builtin:" + name, deferCompile: true))
+            for (name, encoded) in BuiltinRules.tables {
+                // Tables parsed at build time (EmbedRulesTool): decoded, not parsed again.
+                let table: TOMLTable
+                switch encoded.withUTF8Buffer({ bytes in Result { try TOMLBinaryReader.decode(UnsafeRawBufferPointer(bytes)) } }) {
+                case .success(let decoded): table = decoded
+                case .failure(let error):
+                    throw RuleLoadError(SourcePosition(file: "builtin:" + name, line: 0),
+                                        "the embedded rule pack is damaged (\(error)); rebuild keyshape")
+                }
+                files.append(try RuleLoader.load(table: table, file: "builtin:" + name, deferCompile: true))
             }
         }
         for path in inv.rulePaths {
