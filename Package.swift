@@ -57,7 +57,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "FileInputs", "GitHistory", "StandardStreams"],
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "StandardStreams"],
             plugins: ["EmbedRules"]
         ),
 
