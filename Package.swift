@@ -57,7 +57,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "FileInputs", "GitHistory", "StandardStreams"],
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "StandardStreams"],
             plugins: ["EmbedRules"]
         ),
 
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
-        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
+        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore", "TOML"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),

@@ -1,5 +1,5 @@
-import FileInputs
 import Foundation
+import ScanEngine
 import ScanRules
 import StandardStreams
 import TOML
@@ -31,7 +31,7 @@ enum RuleSources {
             for file in try tomlFiles(at: path) {
                 // Bounded and regular files only (a FIFO in a rules folder would block the open).
                 let bytes: [UInt8]
-                do { bytes = try BoundedRead.contents(of: file) } catch {
+                do { bytes = try SettingsFile.contents(of: file) } catch {
                     throw UsageError(message: "\(file): cannot read (\(error.message))")
                 }
                 guard let text = String(validating: bytes, as: UTF8.self) else {
