@@ -6,7 +6,7 @@ public struct Rule: Sendable {
     /// Which capture group is the secret; nil means the first non-empty group, or the
     /// whole match when the pattern has no groups (gitleaks' behaviour).
     public var secretGroup: Int?
-    /// Minimum Shannon entropy (bits per byte) of the secret.
+    /// Shannon entropy (bits per byte) the secret must exceed (strictly, as in gitleaks).
     public var entropy: Double?
     /// Lowercase literals; the rule runs only on buffers containing one of them.
     public var keywords: [String]
