@@ -64,6 +64,9 @@ public final class Matcher {
     /// Whether matches an allowlist allows are handed on (marked `allowlisted`) instead of
     /// dropped: the scanner counts them; rules check and redaction leave this off.
     public var reportsAllowlisted = false
+    /// Whether placeholder values (see `Placeholder`) are dropped: on for scans and rules
+    /// check; redaction turns it off, since masking a stand-in costs nothing.
+    public var dropsPlaceholders = true
     public static let lookBehind = 512
     public static let lookAhead = 256
 
@@ -253,7 +256,7 @@ public final class Matcher {
 
     private enum Verdict { case report, drop, allowlisted }
 
-    /// Entropy first (below the minimum it is no secret at all), then the rule's allowlists
+    /// Entropy and the placeholder filter first (no secret at all), then the rule's allowlists
     /// (dropped: no finding) and the global ones (allowlisted: a suppressed finding). An
     /// allowlist whose pattern gives up makes the finding reported, whatever a later
     /// allowlist would say, and is handed to `onFailure`.
@@ -264,6 +267,9 @@ public final class Matcher {
         // threshold is dropped (passing it gave 254 extra findings on one 1 GB corpus
         // scanned with gitleaks' config).
         if let min = rule.entropy, Entropy.shannon(secretBytes) <= min { return .drop }
+        // A stand-in value (`ghp_xxxx…`, `${TOKEN}`, AKIAIOSFODNN7EXAMPLE) is no secret, for
+        // every rule: no finding, not counted (see Placeholder).
+        if dropsPlaceholders && Placeholder.isPlaceholder(secretBytes, prefixes: rule.keywords) { return .drop }
         let hasRuleLists = !rule.allowlists.isEmpty
         let globals = ruleSet.allowlists
         if !hasRuleLists && globals.isEmpty { return .report }
