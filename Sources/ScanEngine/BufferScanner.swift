@@ -19,6 +19,8 @@ struct BufferFinding {
     var secretHash: String
     /// Set when an allowlist or an inline marker suppresses it: it is counted, not reported.
     var suppression: Suppression? = nil
+    /// The rule's checksum on the secret (nil: none applies).
+    var checksum: Bool? = nil
 }
 
 /// Scans one buffer of any origin (a file chunk, a git blob, a staged file): masks binary
@@ -122,7 +124,7 @@ final class BufferScanner {
         resumeAt = nil
         matcher.scan(buffer, context: context, accept: accept, reference: isBinary ? nil : reference,
                      continues: resumable != nil, onMatch: { m in
-            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "")
+            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
             if m.allowlisted {
                 finding.suppression = .allowlist
             } else if !options.ignoreInlineAllow {

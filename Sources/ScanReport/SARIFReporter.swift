@@ -36,7 +36,8 @@ public enum SARIFReporter {
                 ("defaultConfiguration", .object([("level", .string("error"))])),
                 ("help", .object([("text", .string("Revoke the credential, remove it from the code and its history, and load it at run time from a secret store."))])),
                 ("properties", .object([("tags", .array((["security", "secret"] + r.tags).map { .string($0) })),
-                                        ("security-severity", .string("8.0"))])),
+                                        ("security-severity", .string("8.0")),
+                                        ("precision", .string(r.confidence.rawValue))])),
             ])
         }
 
@@ -55,9 +56,12 @@ public enum SARIFReporter {
                 ("keyshapeSecretHash/v1", .string(f.secretHash)),
             ])))
             if includeSuppressed { pairs.append(("suppressions", .array(suppression.map { [self.suppression($0)] } ?? []))) }
+            var properties: [(String, JSONWriter.Value)] = [("confidence", .string(f.confidence.rawValue))]
+            if let checksum = f.checksum { properties.append(("checksum", .bool(checksum))) }
             if let commits = addedIn[mergeKey(f)], suppression == nil {
-                pairs.append(("properties", .object([("addedInCommits", .array(commits.map { .string($0) }))])))
+                properties.append(("addedInCommits", .array(commits.map { .string($0) })))
             }
+            pairs.append(("properties", .object(properties)))
             return .object(pairs)
         }
 

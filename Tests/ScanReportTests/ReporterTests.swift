@@ -38,7 +38,7 @@ final class ReporterTests: XCTestCase {
         XCTAssertEqual((object["tool"] as! [String: Any])["name"] as? String, "keyshape")
         let findings = object["findings"] as! [[String: Any]]
         XCTAssertEqual(findings.count, 2)
-        XCTAssertEqual(Set(findings[0].keys), ["rule", "description", "fingerprint", "secretHash", "location"])
+        XCTAssertEqual(Set(findings[0].keys), ["rule", "description", "fingerprint", "secretHash", "confidence", "location"])
         let loc = findings[0]["location"] as! [String: Any]
         XCTAssertEqual(loc["kind"] as? String, "file")
         XCTAssertEqual(loc["line"] as? Int, 3)
@@ -50,6 +50,30 @@ final class ReporterTests: XCTestCase {
         XCTAssertNil(bin["line"])
         XCTAssertEqual((object["errors"] as! [[String: Any]])[0]["message"] as? String, "permission denied")
         XCTAssertEqual((object["stats"] as! [String: Any])["files"] as? Int, 2)
+    }
+
+    /// A finding whose format checksum failed: still reported, low confidence, `checksum: false`
+    /// in JSON and JSONL and in the SARIF result's properties; SARIF rules carry `precision`.
+    func testChecksumAndConfidenceAreRendered() throws {
+        var result = sample()
+        result.findings[0].confidence = .low
+        result.findings[0].checksum = false
+        result.rules = [RuleInfo(id: result.findings[0].rule, description: "d", tags: [], confidence: .high)]
+        let object = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(result).utf8)) as! [String: Any]
+        let findings = object["findings"] as! [[String: Any]]
+        XCTAssertEqual(findings[0]["confidence"] as? String, "low")
+        XCTAssertEqual(findings[0]["checksum"] as? Bool, false)
+        XCTAssertNil(findings[1]["checksum"], "no checksum for a rule that has none")
+        XCTAssertEqual(findings[1]["confidence"] as? String, "medium")
+        let line = try JSONSerialization.jsonObject(with: Data(JSONReporter.reportLines(result).split(separator: "\n")[0].utf8)) as! [String: Any]
+        XCTAssertEqual(line["checksum"] as? Bool, false)
+        let sarif = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(result).utf8)) as! [String: Any]
+        let run = (sarif["runs"] as! [[String: Any]])[0]
+        let rule = ((run["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]]
+        XCTAssertEqual((rule[0]["properties"] as! [String: Any])["precision"] as? String, "high")
+        let props = (run["results"] as! [[String: Any]])[0]["properties"] as! [String: Any]
+        XCTAssertEqual(props["confidence"] as? String, "low")
+        XCTAssertEqual(props["checksum"] as? Bool, false)
     }
 
     func testJSONLIsOneFindingPerLine() throws {

@@ -18,6 +18,8 @@ struct CachedFinding: Sendable {
     /// findings of rules whose verdict depends on those are checked again with the real ones
     /// (ContextVerifier).
     var suppression: Suppression?
+    /// The rule's checksum on the secret (nil: none applies).
+    var checksum: Bool?
 
     init(_ f: BufferFinding) {
         ruleIndex = Int32(f.ruleIndex)
@@ -29,6 +31,7 @@ struct CachedFinding: Sendable {
         byteOffset = f.range.lowerBound
         byteLength = Int32(clamping: f.range.count)
         suppression = f.suppression
+        checksum = f.checksum
     }
 
     var hashText: String {

@@ -1,3 +1,5 @@
+import ScanCore
+
 /// A detection rule: data with its own examples, loaded from TOML.
 public struct Rule: Sendable {
     public var id: String
@@ -19,6 +21,12 @@ public struct Rule: Sendable {
     /// Texts no rule of the pack may report.
     public var negativeExamples: [String]
     public var source: SourcePosition
+    /// How sure a match is to be a real credential, as the rule's author wrote it (`confidence`);
+    /// nil: the default for its kind (see `defaultConfidence`).
+    public var confidence: Confidence?
+    /// A checksum the format documents (`checksum = "github-crc32"`): where it holds the
+    /// finding is high confidence, where it fails low.
+    public var checksum: Checksum?
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],
@@ -35,6 +43,28 @@ public struct Rule: Sendable {
         self.examples = examples
         self.negativeExamples = negativeExamples
         self.source = source
+    }
+}
+
+extension Rule {
+    /// Without an explicit `confidence`: high for a checksummed format, low for a generic
+    /// rule (an id or tag saying `generic`: secret-named assignments, high-entropy strings),
+    /// medium otherwise (the `[defaults]` of a rule file sets its family's, such as high for
+    /// prefixed provider formats).
+    public var defaultConfidence: Confidence {
+        if let confidence { return confidence }
+        if checksum != nil { return .high }
+        if id.hasPrefix("generic") || tags.contains("generic") { return .low }
+        return .medium
+    }
+
+    /// A finding's confidence: the checksum decides where there is one that applies.
+    public func confidence(checksum holds: Bool?) -> Confidence {
+        switch holds {
+        case true?: return .high
+        case false?: return .low
+        case nil: return defaultConfidence
+        }
     }
 }
 

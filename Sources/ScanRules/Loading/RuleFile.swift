@@ -133,6 +133,8 @@ public enum RuleLoader {
                 for a in try reader.tables(t, key) { rule.allowlists.append(try readAllowlist(a, reader: &reader, global: false)) }
             case "allowlist":
                 rule.allowlists.append(try readAllowlist(try reader.table(t, key), reader: &reader, global: false))
+            case _ where RuleMetadata.keys.contains(key):
+                try RuleMetadata.read(key, t, into: &rule, reader: &reader)
             default:
                 reader.warn(t, key, "\(RuleLoader.named(id)): unknown key (ignored)")
             }

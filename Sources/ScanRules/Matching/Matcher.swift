@@ -17,6 +17,8 @@ public struct RuleMatch: Sendable, Hashable {
     /// generic rules drop every `password = "changeme"` that way; counting those would bury
     /// the suppressions a config asked for.)
     public var allowlisted = false
+    /// The rule's checksum on the secret: nil when it has none (or the value lacks its shape).
+    public var checksum: Bool? = nil
 }
 
 /// A rule that could not finish on a buffer (match or depth limit): the scan goes on and
@@ -233,12 +235,13 @@ public final class Matcher {
                     if whole.lowerBound >= acceptEnd { return }
                     if let accept, !accept.contains(whole.lowerBound) { continue }
                     guard let secret = secretRange(rule, groups), !secret.isEmpty else { continue }
+                    let checksum = { rule.checksum?.holds(UnsafeRawBufferPointer(rebasing: buffer[secret])) }
                     switch verdict(rule, ruleIndex: ruleIndex, secret: secret, match: whole, buffer: buffer, context: context, onFailure: onFailure) {
                     case .drop: continue
                     case .allowlisted:
-                        if reportsAllowlisted { onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, allowlisted: true)) }
+                        if reportsAllowlisted { onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, allowlisted: true, checksum: checksum())) }
                     case .report:
-                        onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole))
+                        onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, checksum: checksum()))
                     }
                 }
             }
