@@ -12,9 +12,11 @@ public struct Finding: Sendable, Hashable {
     public var confidence: Confidence
     /// Whether the format's documented checksum holds; nil when the rule has none.
     public var checksum: Bool?
+    /// The rule's severity.
+    public var severity: Severity
 
     public init(rule: String, description: String, fingerprint: String, secretHash: String, location: Location,
-                confidence: Confidence = .medium, checksum: Bool? = nil) {
+                confidence: Confidence = .medium, checksum: Bool? = nil, severity: Severity = .high) {
         self.rule = rule
         self.description = description
         self.fingerprint = fingerprint
@@ -22,6 +24,7 @@ public struct Finding: Sendable, Hashable {
         self.location = location
         self.confidence = confidence
         self.checksum = checksum
+        self.severity = severity
     }
 }
 

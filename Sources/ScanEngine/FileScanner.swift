@@ -144,7 +144,8 @@ final class FileScanner {
         // From the path's raw bytes: two names differing only in bytes that are not UTF-8
         // are two places, each baselined on its own.
         let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: entry.pathBytes, section: location.section, secretHash: f.secretHash)
-        let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: f.secretHash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum) }
+        let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: f.secretHash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum,
+                                severity: rule.effectiveSeverity) }
         if let kind = f.suppression { suppressed.add(kind, finding); return }
         if options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); return }
         findings.append(finding())

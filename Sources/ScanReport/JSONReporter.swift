@@ -39,6 +39,7 @@ public enum JSONReporter {
             ("description", .string(f.description)),
             ("fingerprint", .string(f.fingerprint)),
             ("secretHash", .string(f.secretHash)),
+            ("severity", .string(f.severity.rawValue)),
             ("confidence", .string(f.confidence.rawValue)),
         ]
         // Only where the rule's format documents a checksum.

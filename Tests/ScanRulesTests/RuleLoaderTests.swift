@@ -59,7 +59,7 @@ final class RuleLoaderTests: XCTestCase {
         id = "x"
         regex = '''x([a-z]{4})'''
         keywords = ["x"]
-        severity = "high"
+        sevrity = "high"
 
         [[rules.allowlists]]
         regexs = ['''typo''']

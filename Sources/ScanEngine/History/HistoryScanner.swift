@@ -330,7 +330,8 @@ struct HistoryRun {
                 location.date = c.commit.date
                 let hash = f.hashText
                 let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: ch.path, section: nil, secretHash: hash)
-                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum) }
+                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum,
+                                severity: rule.effectiveSeverity) }
                 if let suppression { suppressed.add(suppression, finding); continue }
                 if scanner.options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
                 findings.append(finding())
@@ -404,7 +405,8 @@ struct HistoryRun {
                     location.blob = request.id.hex
                     let hash = f.hashText
                     let fingerprint = SecretHasher.fingerprint(rule: rule.id, path: "", section: request.id.hex, secretHash: hash)
-                    let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum) }
+                    let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum,
+                                severity: rule.effectiveSeverity) }
                     if let suppression { suppressed.add(suppression, finding); continue }
                     if scanner.options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
                     findings.append(finding())

@@ -181,7 +181,8 @@ public final class StagedScanner {
                 if item.binary { location.format = "raw"; location.fileOffset = f.range.lowerBound }
                 let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: item.change.path, section: nil, secretHash: f.secretHash)
                 let hash = f.secretHash
-                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum) }
+                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location, confidence: rule.confidence(checksum: f.checksum), checksum: f.checksum,
+                                severity: rule.effectiveSeverity) }
                 if let kind = f.suppression { suppressed.add(kind, finding); continue }
                 if options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
                 result.findings.append(finding())

@@ -27,6 +27,12 @@ public struct Rule: Sendable {
     /// A checksum the format documents (`checksum = "github-crc32"`): where it holds the
     /// finding is high confidence, where it fails low.
     public var checksum: Checksum?
+    /// How bad a leak is (`severity`); nil: high, or medium for a generic rule.
+    public var severity: Severity?
+    /// What to do about a leak (`remediation`): where to revoke it, one or two sentences.
+    public var remediation: String?
+    /// The provider's documentation of the credential (`docs`, a URL).
+    public var docs: String?
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],
@@ -56,6 +62,13 @@ extension Rule {
         if checksum != nil { return .high }
         if id.hasPrefix("generic") || tags.contains("generic") { return .low }
         return .medium
+    }
+
+    /// Without an explicit `severity`: high (what every rule was before rules had one), medium
+    /// for a generic rule.
+    public var effectiveSeverity: Severity {
+        if let severity { return severity }
+        return id.hasPrefix("generic") || tags.contains("generic") ? .medium : .high
     }
 
     /// A finding's confidence: the checksum decides where there is one that applies.

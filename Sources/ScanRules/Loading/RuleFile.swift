@@ -37,6 +37,7 @@ public enum RuleLoader {
         var reader = TableReader(file: file)
         reader.deferCompile = deferCompile
         var result = RuleFile()
+        var defaults: Rule?
         for key in table.keys {
             let pos = reader.position(table, key)
             switch key {
@@ -69,11 +70,14 @@ public enum RuleLoader {
                 }
             case "scan" where kind == .config:
                 result.settings = try reader.table(table, key)
+            case "defaults" where kind == .rules:
+                defaults = try RuleMetadata.readDefaults(try reader.table(table, key), reader: &reader)
             default:
                 _ = pos
                 reader.warn(table, key, "unknown key (ignored)")
             }
         }
+        if let defaults { RuleMetadata.apply(defaults, to: &result.rules) }
         result.warnings = reader.warnings
         return result
     }
