@@ -8,13 +8,23 @@ public struct Finding: Sendable, Hashable {
     /// Same value, same hash, wherever it appears; keyed and stretched so a guess is costly to confirm.
     public var secretHash: String
     public var location: Location
+    /// How sure this is a real credential: the rule's, or its checksum's verdict.
+    public var confidence: Confidence
+    /// Whether the format's documented checksum holds; nil when the rule has none.
+    public var checksum: Bool?
+    /// The rule's severity.
+    public var severity: Severity
 
-    public init(rule: String, description: String, fingerprint: String, secretHash: String, location: Location) {
+    public init(rule: String, description: String, fingerprint: String, secretHash: String, location: Location,
+                confidence: Confidence = .medium, checksum: Bool? = nil, severity: Severity = .high) {
         self.rule = rule
         self.description = description
         self.fingerprint = fingerprint
         self.secretHash = secretHash
         self.location = location
+        self.confidence = confidence
+        self.checksum = checksum
+        self.severity = severity
     }
 }
 

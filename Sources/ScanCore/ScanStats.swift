@@ -11,6 +11,8 @@ public struct ScanStats: Sendable, Equatable {
     /// Files (in history: blobs) that a path-only allowlist covers, so they were not read:
     /// what they hold cannot be counted as findings.
     public var allowlistedFiles = 0
+    /// Findings left out by `--min-confidence`.
+    public var belowMinConfidence = 0
 
     public init() {}
 
@@ -22,5 +24,6 @@ public struct ScanStats: Sendable, Equatable {
         binaries += other.binaries
         suppressed.add(other.suppressed)
         allowlistedFiles += other.allowlistedFiles
+        belowMinConfidence += other.belowMinConfidence
     }
 }

@@ -30,17 +30,22 @@ public enum JSONReporter {
                  ("blobs", .int(s.blobs)), ("binaries", .int(s.binaries)), ("seconds", .double(s.seconds)),
                  ("suppressed", .object([("allowlist", .int(s.suppressed.allowlist)), ("inline", .int(s.suppressed.inline)),
                                          ("baseline", .int(s.suppressed.baseline))])),
-                 ("allowlistedFiles", .int(s.allowlistedFiles))])
+                 ("allowlistedFiles", .int(s.allowlistedFiles)), ("belowMinConfidence", .int(s.belowMinConfidence))])
     }
 
     static func finding(_ f: Finding) -> JSONWriter.Value {
-        .object([
+        var pairs: [(String, JSONWriter.Value)] = [
             ("rule", .string(f.rule)),
             ("description", .string(f.description)),
             ("fingerprint", .string(f.fingerprint)),
             ("secretHash", .string(f.secretHash)),
-            ("location", location(f.location)),
-        ])
+            ("severity", .string(f.severity.rawValue)),
+            ("confidence", .string(f.confidence.rawValue)),
+        ]
+        // Only where the rule's format documents a checksum.
+        if let checksum = f.checksum { pairs.append(("checksum", .bool(checksum))) }
+        pairs.append(("location", location(f.location)))
+        return .object(pairs)
     }
 
     /// The location's fields in the order `Location.fields` gives, whatever its provenance.

@@ -28,16 +28,19 @@ public enum SARIFReporter {
         for (i, r) in rules.enumerated() { indexOf[r.id] = i }
 
         let driverRules: [JSONWriter.Value] = rules.map { r in
-            .object([
+            var pairs: [(String, JSONWriter.Value)] = [
                 ("id", .string(r.id)),
                 ("name", .string(camelName(r.id))),
                 ("shortDescription", .object([("text", .string(r.description))])),
                 ("fullDescription", .object([("text", .string(r.description + ": a secret of this kind is present in the scanned content."))])),
                 ("defaultConfiguration", .object([("level", .string("error"))])),
-                ("help", .object([("text", .string("Revoke the credential, remove it from the code and its history, and load it at run time from a secret store."))])),
-                ("properties", .object([("tags", .array((["security", "secret"] + r.tags).map { .string($0) })),
-                                        ("security-severity", .string("8.0"))])),
-            ])
+                ("help", .object(help(r))),
+            ]
+            if let docs = r.docs { pairs.append(("helpUri", .string(docs))) }
+            pairs.append(("properties", .object([("tags", .array((["security", "secret"] + r.tags).map { .string($0) })),
+                                                 ("security-severity", .string(r.severity.securitySeverity)),
+                                                 ("precision", .string(r.confidence.rawValue))])))
+            return .object(pairs)
         }
 
         let results: [JSONWriter.Value] = shown.map { f, suppression in
@@ -55,9 +58,12 @@ public enum SARIFReporter {
                 ("keyshapeSecretHash/v1", .string(f.secretHash)),
             ])))
             if includeSuppressed { pairs.append(("suppressions", .array(suppression.map { [self.suppression($0)] } ?? []))) }
+            var properties: [(String, JSONWriter.Value)] = [("confidence", .string(f.confidence.rawValue))]
+            if let checksum = f.checksum { properties.append(("checksum", .bool(checksum))) }
             if let commits = addedIn[mergeKey(f)], suppression == nil {
-                pairs.append(("properties", .object([("addedInCommits", .array(commits.map { .string($0) }))])))
+                properties.append(("addedInCommits", .array(commits.map { .string($0) })))
             }
+            pairs.append(("properties", .object(properties)))
             return .object(pairs)
         }
 
@@ -100,6 +106,16 @@ public enum SARIFReporter {
             ("runs", .array([run])),
         ])
         return JSONWriter.render(root, pretty: true) + "\n"
+    }
+
+    static let genericHelp = "Revoke the credential, remove it from the code and its history, and load it at run time from a secret store."
+
+    /// The rule's remediation (or the generic advice) and, in markdown, its documentation link.
+    static func help(_ r: RuleInfo) -> [(String, JSONWriter.Value)] {
+        let text = r.remediation ?? genericHelp
+        var markdown = text
+        if let docs = r.docs { markdown += " See [the provider's documentation](\(docs))." }
+        return [("text", .string(text)), ("markdown", .string(markdown))]
     }
 
     /// A marker in the scanned file is `inSource`; a config or rule file's allowlist and the

@@ -1,3 +1,4 @@
+import ScanCore
 import ScanReport
 
 /// The one table of flags: it drives parsing, `--help` and the error for an unknown flag,
@@ -81,6 +82,10 @@ enum FlagTable {
         Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning) { inv, v in
             guard let n = Int32(v), n >= 0, n <= 255 else { throw UsageError(message: "--exit-code: expected a number from 0 to 255") }
             inv.exitCode = n
+        },
+        Flag(name: "--min-confidence", short: nil, value: "LEVEL", help: "report only findings of this confidence or higher: low, medium or high (default low)", commands: scanning) { inv, v in
+            guard let c = Confidence(rawValue: v) else { throw UsageError(message: "--min-confidence: expected low, medium or high") }
+            inv.minConfidence = c
         },
         Flag(name: "--jobs", short: "j", value: "N", help: "worker threads (default: all cores)", commands: scanning) { inv, v in
             guard let n = Int(v), n >= 1, n <= 1024 else { throw UsageError(message: "--jobs: expected a number from 1 to 1024") }

@@ -1,3 +1,4 @@
+import ScanCore
 import ScanEngine
 import ScanReport
 
@@ -41,6 +42,8 @@ struct Invocation {
     var baseline: String?
     var writeBaseline: String?
     var exitCode: Int32 = 1
+    /// `--min-confidence`: findings below it are not reported (counted in stats).
+    var minConfidence: Confidence?
     var jobs: Int?
     var progress: Bool?
     var maxFileSize: Int?

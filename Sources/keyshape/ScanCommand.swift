@@ -27,8 +27,9 @@ enum ScanCommand {
             // scanned for nobody: stop, as ripgrep does, unless a file still needs the whole
             // result (`--write-baseline`, `--sarif-output` and the like).
             let stopsWithStdout = inv.writeBaseline == nil && inv.extraOutputs.isEmpty
+            let minimum = inv.minConfidence ?? .low
             scanner.onFileFindings = { [weak scanner] findings in
-                let text = format.render(ScanResult(findings: findings), pieces)
+                let text = format.render(ScanResult(findings: findings.filter { $0.confidence >= minimum }), pieces)
                 if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
                 if stopsWithStdout && StandardStream.output.failure != nil { scanner?.stop() }
             }
@@ -83,6 +84,18 @@ enum ScanCommand {
 
 /// Writes the reports, the baseline and the summary, and picks the exit status.
 enum Report {
+    /// `--min-confidence`: findings below it are left out of every report, the baseline and
+    /// the exit status, and counted (`stats.belowMinConfidence`), so a gate that asks for
+    /// high confidence still shows how much it chose not to see.
+    static func keeping(_ result: ScanResult, minConfidence: Confidence?) -> ScanResult {
+        guard let minimum = minConfidence, minimum > .low else { return result }
+        var kept = result
+        kept.findings = result.findings.filter { $0.confidence >= minimum }
+        kept.suppressed = result.suppressed.filter { $0.finding.confidence >= minimum }
+        kept.stats.belowMinConfidence += result.findings.count - kept.findings.count
+        return kept
+    }
+
     /// - Parameters:
     ///   - options: the run's options, for the config files the summary names.
     ///   - roots: what report paths are relative to, for SARIF's artifact URIs.
@@ -90,6 +103,7 @@ enum Report {
     ///   - stopped: the scan stopped early because stdout took no more of the report.
     static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots,
                         streamed: Bool = false, stopped: StoppedScan? = nil) throws -> Int32 {
+        let result = keeping(result, minConfidence: inv.minConfidence)
         var reportOptions = ReportOptions()
         reportOptions.includeSuppressed = inv.includeSuppressed
         reportOptions.sarif = SARIFSettings(category: category(inv), artifactPath: { roots.artifactPath($0) }, sourceRoot: roots.sourceRoot)

@@ -62,7 +62,7 @@ final class BadInputTests: XCTestCase {
 
     func testUnknownKeysWarnButLoad() {
         let tmp = TempDir()
-        tmp.write("r.toml", "[[rules]]\nid = \"demo\"\nregex = '''demo_[0-9]{6}'''\nkeywords = [\"demo_\"]\nseverity = \"high\"\n")
+        tmp.write("r.toml", "[[rules]]\nid = \"demo\"\nregex = '''demo_[0-9]{6}'''\nkeywords = [\"demo_\"]\nsevrity = \"high\"\n")
         tmp.write("src/a.txt", "demo_123456\n")
         let r = keyshape(["scan", tmp.path + "/src", "--no-builtin-rules", "--rules", tmp.path + "/r.toml"])
         XCTAssertEqual(r.status, 1)

@@ -16,7 +16,7 @@ final class RulesCommandTests: XCTestCase {
         regex = '''demo_[0-9]{6}'''
         keywords = ["demo_"]
         examples = ['''«demo_12345»''', '''«demo_123456»''']
-        negativeExamples = ['''demo_1''', '''demo_999999''']
+        negativeExamples = ['''demo_1''', '''demo_482915''']
         """)
         let r = keyshape(["rules", "check", "--no-builtin-rules", "--rules", tmp.path + "/r.toml"])
         XCTAssertEqual(r.status, 1)

@@ -38,7 +38,7 @@ final class ReporterTests: XCTestCase {
         XCTAssertEqual((object["tool"] as! [String: Any])["name"] as? String, "keyshape")
         let findings = object["findings"] as! [[String: Any]]
         XCTAssertEqual(findings.count, 2)
-        XCTAssertEqual(Set(findings[0].keys), ["rule", "description", "fingerprint", "secretHash", "location"])
+        XCTAssertEqual(Set(findings[0].keys), ["rule", "description", "fingerprint", "secretHash", "severity", "confidence", "location"])
         let loc = findings[0]["location"] as! [String: Any]
         XCTAssertEqual(loc["kind"] as? String, "file")
         XCTAssertEqual(loc["line"] as? Int, 3)
@@ -50,6 +50,57 @@ final class ReporterTests: XCTestCase {
         XCTAssertNil(bin["line"])
         XCTAssertEqual((object["errors"] as! [[String: Any]])[0]["message"] as? String, "permission denied")
         XCTAssertEqual((object["stats"] as! [String: Any])["files"] as? Int, 2)
+    }
+
+    /// A finding whose format checksum failed: still reported, low confidence, `checksum: false`
+    /// in JSON and JSONL and in the SARIF result's properties; SARIF rules carry `precision`.
+    func testChecksumAndConfidenceAreRendered() throws {
+        var result = sample()
+        result.findings[0].confidence = .low
+        result.findings[0].checksum = false
+        result.rules = [RuleInfo(id: result.findings[0].rule, description: "d", tags: [], confidence: .high)]
+        let object = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(result).utf8)) as! [String: Any]
+        let findings = object["findings"] as! [[String: Any]]
+        XCTAssertEqual(findings[0]["confidence"] as? String, "low")
+        XCTAssertEqual(findings[0]["checksum"] as? Bool, false)
+        XCTAssertNil(findings[1]["checksum"], "no checksum for a rule that has none")
+        XCTAssertEqual(findings[1]["confidence"] as? String, "medium")
+        let line = try JSONSerialization.jsonObject(with: Data(JSONReporter.reportLines(result).split(separator: "\n")[0].utf8)) as! [String: Any]
+        XCTAssertEqual(line["checksum"] as? Bool, false)
+        let sarif = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(result).utf8)) as! [String: Any]
+        let run = (sarif["runs"] as! [[String: Any]])[0]
+        let rule = ((run["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]]
+        XCTAssertEqual((rule[0]["properties"] as! [String: Any])["precision"] as? String, "high")
+        let props = (run["results"] as! [[String: Any]])[0]["properties"] as! [String: Any]
+        XCTAssertEqual(props["confidence"] as? String, "low")
+        XCTAssertEqual(props["checksum"] as? Bool, false)
+    }
+
+    /// SARIF rules take security-severity, help and helpUri from the rule's metadata; JSON
+    /// findings carry the severity.
+    func testRuleMetadataReachesSARIFAndJSON() throws {
+        var result = sample()
+        let id = result.findings[0].rule
+        result.findings[0].severity = .critical
+        result.rules = [RuleInfo(id: id, description: "d", tags: [], confidence: .high, severity: .critical,
+                                 remediation: "Revoke it in the console.", docs: "https://provider.test/keys")]
+        let json = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(result).utf8)) as! [String: Any]
+        XCTAssertEqual((json["findings"] as! [[String: Any]])[0]["severity"] as? String, "critical")
+        let sarif = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(result).utf8)) as! [String: Any]
+        let run = (sarif["runs"] as! [[String: Any]])[0]
+        let rule = (((run["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]])[0]
+        XCTAssertEqual((rule["properties"] as! [String: Any])["security-severity"] as? String, "9.5")
+        let help = rule["help"] as! [String: String]
+        XCTAssertEqual(help["text"], "Revoke it in the console.")
+        XCTAssertEqual(help["markdown"], "Revoke it in the console. See [the provider's documentation](https://provider.test/keys).")
+        XCTAssertEqual(rule["helpUri"] as? String, "https://provider.test/keys")
+        // Without metadata: the generic advice, today's 8.0, no helpUri.
+        result.rules = [RuleInfo(id: id, description: "d", tags: [])]
+        let plain = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(result).utf8)) as! [String: Any]
+        let plainRule = ((((plain["runs"] as! [[String: Any]])[0]["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]])[0]
+        XCTAssertEqual((plainRule["properties"] as! [String: Any])["security-severity"] as? String, "8.0")
+        XCTAssertNil(plainRule["helpUri"])
+        XCTAssertEqual((plainRule["help"] as! [String: String])["text"], SARIFReporter.genericHelp)
     }
 
     func testJSONLIsOneFindingPerLine() throws {

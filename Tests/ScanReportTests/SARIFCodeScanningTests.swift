@@ -56,7 +56,7 @@ final class SARIFCodeScanningTests: XCTestCase {
         let results = run["results"] as! [[String: Any]]
         XCTAssertEqual(results.count, 2, "the two history findings at a.txt merge into the tree's; old.txt stays")
         let tree = results.first { ($0["message"] as! [String: String])["text"]!.contains("commit") == false }!
-        XCTAssertEqual((tree["properties"] as! [String: [String]])["addedInCommits"], [c1, c2])
+        XCTAssertEqual((tree["properties"] as? [String: Any])?["addedInCommits"] as? [String], [c1, c2])
         XCTAssertTrue(results.contains { ((physical($0)["artifactLocation"] as! [String: String])["uri"]) == "old.txt" })
         // JSON keeps both facts.
         let json = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(ScanResult(findings: findings)).utf8)) as! [String: Any]

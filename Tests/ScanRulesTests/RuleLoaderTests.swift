@@ -50,7 +50,7 @@ final class RuleLoaderTests: XCTestCase {
         XCTAssertEqual(scan(set, "TOKEN=\(key) # sample\n", path: "src/a.env").count, 1)
         // Global allowlist aimed at one rule.
         XCTAssertEqual(scan(set, "https://hooks.acme.test/AAAAAAAAAAAAAAAA"), [])
-        XCTAssertEqual(scan(set, "https://hooks.acme.test/AbCdAbCdAbCdAbCd"), [Found(rule: "acme-webhook", secret: "AbCdAbCdAbCdAbCd")])
+        XCTAssertEqual(scan(set, "https://hooks.acme.test/AbCd7xQ2mN9pLr4T"), [Found(rule: "acme-webhook", secret: "AbCd7xQ2mN9pLr4T")])
     }
 
     func testUnknownKeysWarnWithFileAndLine() throws {
@@ -59,7 +59,7 @@ final class RuleLoaderTests: XCTestCase {
         id = "x"
         regex = '''x([a-z]{4})'''
         keywords = ["x"]
-        severity = "high"
+        sevrity = "high"
 
         [[rules.allowlists]]
         regexs = ['''typo''']

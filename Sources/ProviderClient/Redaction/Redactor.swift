@@ -23,6 +23,9 @@ public final class Redactor: @unchecked Sendable {
     public init(ruleSet: RuleSet?) {
         var matchers = [Matcher(ruleSet: FallbackRules.ruleSet)]
         if let ruleSet { matchers.append(Matcher(ruleSet: ruleSet)) }
+        // Redaction errs towards hiding: a key-shaped value is masked even when it looks like
+        // a placeholder, which a scan would not report.
+        for m in matchers { m.dropsPlaceholders = false }
         self.matchers = matchers
     }
 

@@ -23,6 +23,8 @@ struct CachedFinding: Sendable {
     var steps: [ProvenanceStep]
     /// Path and commit conditions, settled for each path and commit the blob is met at.
     var pending: ContextChecks?
+    /// The rule's checksum on the secret (nil: none applies).
+    var checksum: Bool?
 
     init(_ f: BufferFinding) {
         ruleIndex = Int32(f.ruleIndex)
@@ -37,6 +39,7 @@ struct CachedFinding: Sendable {
         binary = f.binary
         steps = f.steps
         pending = f.pending
+        checksum = f.checksum
     }
 
     var hashText: String {

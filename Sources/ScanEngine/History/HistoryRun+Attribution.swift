@@ -46,7 +46,7 @@ extension HistoryRun {
                 let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
                 let provenance = Provenance.commitBlob(.init(commit: c.commit.id.hex, author: c.commit.author, email: c.commit.email,
                                                              date: c.commit.date, blob: ch.newBlob.hex, path: ch.path))
-                if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: suppression.kind) {
+                if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: suppression.kind, checksum: f.checksum) {
                     findings.append(finding)
                 }
             }

@@ -181,7 +181,7 @@ public final class StagedScanner {
                 let rule = ruleSet.rules[f.ruleIndex]
                 let provenance = ProvenanceStep.apply(f.steps, to: .staged(path: item.change.path))
                 if let finding = builder.build(rule: rule, location: Location(f, provenance: provenance), secretHash: f.secretHash,
-                                               suppression: f.suppression) {
+                                               suppression: f.suppression, checksum: f.checksum) {
                     result.findings.append(finding)
                 }
             }

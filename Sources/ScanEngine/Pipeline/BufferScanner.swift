@@ -27,6 +27,8 @@ struct BufferFinding {
     /// Path and commit conditions still to be settled (`RuleSet.settle`): set only for a
     /// buffer scanned without its place (a history blob, settled per path and commit).
     var pending: ContextChecks? = nil
+    /// The rule's checksum on the secret (nil: none applies).
+    var checksum: Bool? = nil
 }
 
 /// The matching stage of `BufferPipeline`, for one buffer of any origin (a file chunk, a
@@ -138,7 +140,7 @@ final class BufferScanner {
         let settlesNow = context.path != nil || context.commit != nil
         matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
                      continues: resumable != nil, onMatch: { m in
-            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "")
+            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
             var allowlisted = m.allowlisted
             if let pending = m.pending {
                 if settlesNow {

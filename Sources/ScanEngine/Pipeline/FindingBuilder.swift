@@ -17,9 +17,12 @@ struct FindingBuilder {
 
     /// - Returns: the finding to report, or nil when it is suppressed (counted, and kept
     ///   when the run keeps suppressed findings).
-    mutating func build(rule: Rule, location: Location, secretHash: String, suppression: Suppression?) -> Finding? {
+    /// - Parameter checksum: the rule's checksum verdict on the secret (nil: none applies),
+    ///   which sets the finding's confidence.
+    mutating func build(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool? = nil) -> Finding? {
         let fingerprint = SecretHasher.fingerprint(rule: rule.id, location: location, secretHash: secretHash)
-        let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: secretHash, location: location) }
+        let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: secretHash, location: location,
+                                confidence: rule.confidence(checksum: checksum), checksum: checksum, severity: rule.effectiveSeverity) }
         if let suppression { suppressed.add(suppression, finding); return nil }
         if baseline.contains(fingerprint) { suppressed.add(.baseline, finding); return nil }
         return finding()

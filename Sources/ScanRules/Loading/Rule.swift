@@ -1,3 +1,5 @@
+import ScanCore
+
 /// A detection rule: data with its own examples, loaded from TOML.
 public struct Rule: Sendable {
     public var id: String
@@ -6,7 +8,7 @@ public struct Rule: Sendable {
     /// Which capture group is the secret; nil means the first non-empty group, or the
     /// whole match when the pattern has no groups (gitleaks' behaviour).
     public var secretGroup: Int?
-    /// Minimum Shannon entropy (bits per byte) of the secret.
+    /// Shannon entropy (bits per byte) the secret must exceed (strictly, as in gitleaks).
     public var entropy: Double?
     /// Lowercase literals; the rule runs only on buffers containing one of them.
     public var keywords: [String]
@@ -19,6 +21,18 @@ public struct Rule: Sendable {
     /// Texts no rule of the pack may report.
     public var negativeExamples: [String]
     public var source: SourcePosition
+    /// How sure a match is to be a real credential, as the rule's author wrote it (`confidence`);
+    /// nil: the default for its kind (see `defaultConfidence`).
+    public var confidence: Confidence?
+    /// A checksum the format documents (`checksum = "github-crc32"`): where it holds the
+    /// finding is high confidence, where it fails low.
+    public var checksum: Checksum?
+    /// How bad a leak is (`severity`); nil: high, or medium for a generic rule.
+    public var severity: Severity?
+    /// What to do about a leak (`remediation`): where to revoke it, one or two sentences.
+    public var remediation: String?
+    /// The provider's documentation of the credential (`docs`, a URL).
+    public var docs: String?
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],
@@ -35,6 +49,35 @@ public struct Rule: Sendable {
         self.examples = examples
         self.negativeExamples = negativeExamples
         self.source = source
+    }
+}
+
+extension Rule {
+    /// Without an explicit `confidence`: high for a checksummed format, low for a generic
+    /// rule (an id or tag saying `generic`: secret-named assignments, high-entropy strings),
+    /// medium otherwise (the `[defaults]` of a rule file sets its family's, such as high for
+    /// prefixed provider formats).
+    public var defaultConfidence: Confidence {
+        if let confidence { return confidence }
+        if checksum != nil { return .high }
+        if id.hasPrefix("generic") || tags.contains("generic") { return .low }
+        return .medium
+    }
+
+    /// Without an explicit `severity`: high (what every rule was before rules had one), medium
+    /// for a generic rule.
+    public var effectiveSeverity: Severity {
+        if let severity { return severity }
+        return id.hasPrefix("generic") || tags.contains("generic") ? .medium : .high
+    }
+
+    /// A finding's confidence: the checksum decides where there is one that applies.
+    public func confidence(checksum holds: Bool?) -> Confidence {
+        switch holds {
+        case true?: return .high
+        case false?: return .low
+        case nil: return defaultConfidence
+        }
     }
 }
 

@@ -37,6 +37,7 @@ public enum RuleLoader {
         var reader = TableReader(file: file)
         reader.deferCompile = deferCompile
         var result = RuleFile()
+        var defaults: Rule?
         for key in table.keys {
             let pos = reader.position(table, key)
             switch key {
@@ -69,11 +70,14 @@ public enum RuleLoader {
                 }
             case "scan" where kind == .config:
                 result.settings = try reader.table(table, key)
+            case "defaults" where kind == .rules:
+                defaults = try RuleMetadata.readDefaults(try reader.table(table, key), reader: &reader)
             default:
                 _ = pos
                 reader.warn(table, key, "unknown key (ignored)")
             }
         }
+        if let defaults { RuleMetadata.apply(defaults, to: &result.rules) }
         result.warnings = reader.warnings
         return result
     }
@@ -133,6 +137,8 @@ public enum RuleLoader {
                 for a in try reader.tables(t, key) { rule.allowlists.append(try readAllowlist(a, reader: &reader, global: false)) }
             case "allowlist":
                 rule.allowlists.append(try readAllowlist(try reader.table(t, key), reader: &reader, global: false))
+            case _ where RuleMetadata.keys.contains(key):
+                try RuleMetadata.read(key, t, into: &rule, reader: &reader)
             default:
                 reader.warn(t, key, "\(RuleLoader.named(id)): unknown key (ignored)")
             }

@@ -74,7 +74,8 @@ public final class RuleSet: @unchecked Sendable {
     /// Match state for `allowsWholeFile` (one per thread).
     public func makeScratch() -> MatchScratch { MatchScratch() }
 
-    public var ruleInfos: [RuleInfo] { rules.map { RuleInfo(id: $0.id, description: $0.description, tags: $0.tags) } }
+    public var ruleInfos: [RuleInfo] { rules.map { RuleInfo(id: $0.id, description: $0.description, tags: $0.tags, confidence: $0.defaultConfidence,
+                                                      severity: $0.effectiveSeverity, remediation: $0.remediation, docs: $0.docs) } }
 
     /// The ids `combining` would keep from `files` (before `keeping`), in order.
     public static func ruleIds(_ files: [RuleFile]) -> [String] {

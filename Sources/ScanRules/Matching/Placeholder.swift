@@ -1,0 +1,278 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Values that stand in for a secret without being one: the engine drops them after a rule's
+/// regex, entropy and before its allowlists, for every rule (builtin or loaded), so a pack
+/// does not have to repeat the same stopwords in every allowlist. A placeholder is not a
+/// secret: it makes no finding and is not counted as suppressed.
+///
+/// Judged on the part after the rule's prefix (`ghp_abcdefghij…` is judged on `abcdefghij…`),
+/// since a placeholder that keeps a real prefix is the common way to write one. The shape
+/// tests (in-order runs, repetition, fill) must leave random tokens alone: a run counts only
+/// when it is long for the alphabet and length of the value (a run of 6 in-order characters
+/// has odds of about 2·62⁻⁵ ≈ 2·10⁻⁹ per position in a base62 token, but 2·16⁻⁵ ≈ 2·10⁻⁶ in a
+/// hex one; see `minimumRun`), or when such runs make most of the value. PlaceholderTests hold
+/// this against 100 000 random tokens of each common alphabet and length.
+public enum Placeholder {
+    /// Values providers publish in their own documentation, matched whole. AWS's are covered by
+    /// the `EXAMPLE` word already (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY);
+    /// these are the ones without a marker word.
+    static let documentationValues: Set<[UInt8]> = Set([
+        // GitHub's REST API documentation token.
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "16C7e42F292c6912E7710c838347Ae178B4a",
+    ].map { Array($0.utf8) })
+
+    static let documentationLengths = Set(documentationValues.map(\.count))
+
+    /// Words that mark a value as a stand-in, lowercase. The longer ones may sit anywhere;
+    /// `shortWords` (where a random token could hold them by chance: 5 letters of base62 in
+    /// one case have odds of 2·62⁻⁵ per position) only at an edge of the value or next to a
+    /// separator.
+    static let words: [[UInt8]] = ["example", "placeholder", "changeme", "change_me", "change-me", "redacted",
+                                   "replaceme", "replace_me", "insert_", "notreal", "not_real", "not-real", "yourkey"].map { Array($0.utf8) }
+    static let shortWords: [[UInt8]] = ["sample", "dummy"].map { Array($0.utf8) }
+
+    /// Whether `secret` is a placeholder. `prefixes` are the rule's keywords (lowercase): the
+    /// longest one the value starts with is set aside, with the separators after it.
+    public static func isPlaceholder(_ secret: UnsafeRawBufferPointer, prefixes: [String] = []) -> Bool {
+        let n = secret.count
+        if n == 0 { return false }
+        let v = secret.bindMemory(to: UInt8.self)
+        if documentationLengths.contains(n) && documentationValues.contains(Array(v)) { return true }
+        if isTemplate(v) { return true }
+        let from = prefixEnd(v, prefixes: prefixes)
+        let t = UnsafeBufferPointer(rebasing: v[from...])
+        if t.isEmpty { return false }
+        if hasMarkerWord(t) { return true }
+        if t.count < 4 { return false }
+        let minimum = minimumRun(t)
+        let runs = t.count <= 128 && !t.contains(0x0A)
+        return isFill(t, judgesRuns: runs) || isRepetitive(t, minimum: minimum, judgesRuns: runs)
+            || isInOrder(t, minimum: minimum, judgesRuns: runs)
+    }
+
+    public static func isPlaceholder(_ text: String, prefixes: [String] = []) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { isPlaceholder(UnsafeRawBufferPointer($0), prefixes: prefixes) }
+    }
+
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    // MARK: - Prefix
+
+    /// Where the part after the longest matching prefix (and its separators) starts.
+    static func prefixEnd(_ v: Bytes, prefixes: [String]) -> Int {
+        var best = 0
+        for p in prefixes {
+            var i = 0, matched = true
+            for k in p.utf8 {
+                if i >= v.count - 1 || lower(v[i]) != k { matched = false; break }
+                i += 1
+            }
+            if matched && i > best { best = i }
+        }
+        if best > 0 { while best < v.count, isSeparator(v[best]) || v[best] == 0x3A { best += 1 } }
+        return best
+    }
+
+    // MARK: - Templates
+
+    /// `${…}`, `{{…}}`, `%(…)s`, `#{…}` anywhere; `<…>`, `$VAR`, `@VAR@`, `%VAR%` as the whole value.
+    static func isTemplate(_ v: Bytes) -> Bool {
+        let n = v.count
+        var i = 0
+        while i + 1 < n {
+            let a = v[i], b = v[i + 1]
+            if ((a == 0x24 || a == 0x23) && b == 0x7B) || (a == 0x7B && b == 0x7B) {                  // ${ #{ {{
+                if index(of: 0x7D, in: v, from: i + 2) != nil { return true }
+            } else if a == 0x25 && b == 0x28, let close = index(of: 0x29, in: v, from: i + 2), close + 1 < n, v[close + 1] == 0x73 {
+                return true                                                                              // %(name)s
+            }
+            i += 1
+        }
+        guard n >= 3 else { return false }
+        if v[0] == 0x3C && v[n - 1] == 0x3E { return true }                                            // <your-token>
+        if v[0] == 0x24 && isName(v, 1, n) { return true }                                              // $VAR
+        if (v[0] == 0x40 || v[0] == 0x25) && v[n - 1] == v[0] && isName(v, 1, n - 1) { return true }    // @VAR@  %VAR%
+        return false
+    }
+
+    static func isName(_ v: Bytes, _ from: Int, _ to: Int) -> Bool {
+        guard from < to, isLetter(v[from]) || v[from] == 0x5F else { return false }
+        var i = from
+        while i < to { if !(isAlnum(v[i]) || v[i] == 0x5F) { return false }; i += 1 }
+        return true
+    }
+
+    // MARK: - Words
+
+    static func hasMarkerWord(_ t: Bytes) -> Bool {
+        // One pass: at each position only the words starting with that letter are compared.
+        var i = 0
+        while i < t.count {
+            for w in wordsByFirstByte[Int(lower(t[i]))] where matches(w, in: t, at: i) { return true }
+            i += 1
+        }
+        // your_…_here, YOUR-API-KEY-HERE
+        if let at = find(your, in: t), at + 4 < t.count, isSeparator(t[at + 4]), find(here, in: t, from: at + 5) != nil { return true }
+        for w in shortWords {
+            var from = 0
+            while let at = find(w, in: t, from: from) {
+                let end = at + w.count
+                let edge = at == 0 || !isAlnum(t[at - 1]) || end == t.count || !isAlnum(t[end])
+                // One case throughout (`dummy`, `DUMMY`, `Dummy`): a chance match in a random
+                // token is likelier in mixed case.
+                var tailLower = true, allUpper = true
+                for i in at..<end {
+                    if i > at && !isLower(t[i]) { tailLower = false }
+                    if isLower(t[i]) { allUpper = false }
+                }
+                if edge && (tailLower || allUpper) { return true }
+                from = at + 1
+            }
+        }
+        return false
+    }
+
+    static let wordsByFirstByte: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 256)
+        for w in words { table[Int(w[0])].append(w) }
+        return table
+    }()
+
+    static func matches(_ word: [UInt8], in t: Bytes, at i: Int) -> Bool {
+        guard i + word.count <= t.count else { return false }
+        var j = 1
+        while j < word.count && lower(t[i + j]) == word[j] { j += 1 }
+        return j == word.count
+    }
+
+    static let your = Array("your".utf8), here = Array("here".utf8)
+
+    // MARK: - Shapes
+
+    /// The shortest run (in-order or repeated) that counts by itself: a random value of the
+    /// narrowest alphabet that holds this one, and of its length, has at most a 10⁻⁸ chance
+    /// of holding one (about 2·n·A^-(L-1) for in-order runs either way), and never less than 6.
+    /// So 7 for base62 tokens of 16 to 108 characters, 8 for 32 lowercase alphanumerics, 10 for
+    /// 40 or 64 hex digits, 11 for 40 decimal digits.
+    static func minimumRun(_ t: Bytes) -> Int {
+        var digits = true, hexLower = true, hexUpper = true, alnumLower = true, alnumUpper = true
+        for b in t {
+            let d = isDigit(b)
+            if !d { digits = false }
+            if !(d || (b >= 0x61 && b <= 0x66)) { hexLower = false }
+            if !(d || (b >= 0x41 && b <= 0x46)) { hexUpper = false }
+            if !(d || isLower(b)) { alnumLower = false }
+            if !(d || isUpper(b)) { alnumUpper = false }
+        }
+        let alphabet: Double = digits ? 10 : hexLower || hexUpper ? 16 : alnumLower || alnumUpper ? 36 : 62
+        let steps = (log(2 * Double(t.count) * 1e8) / log(alphabet)).rounded(.up)
+        return max(6, 1 + Int(steps))
+    }
+
+    /// `x`, `X`, `*`, `.`, `-`, `_`, `#`, `•` fill: half the value with some real fill (`x`, `*`,
+    /// `#`, `•`) among it, or 8 in a row. `judgesRuns` is false for long or multi-line values:
+    /// in an encoded blob (a PEM body, base64 of binary) runs are data, not filler.
+    static func isFill(_ t: Bytes, judgesRuns: Bool) -> Bool {
+        var run = 0, longest = 0, count = 0, strong = 0
+        for b in t {
+            let isStrong = b == 0x78 || b == 0x58 || b == 0x2A || b == 0x23 || b == 0xE2 || b == 0x80 || b == 0xA2
+            if isStrong || b == 0x2E || b == 0x2D || b == 0x5F {
+                run += 1; count += 1; longest = max(longest, run)
+            } else {
+                run = 0
+            }
+            if isStrong { strong += 1 }
+        }
+        if count * 2 >= t.count && (strong * 4 >= t.count || count == t.count) { return true }
+        return judgesRuns && longest >= 8 && strong >= 4
+    }
+
+    /// One character or a short pattern repeated: `aaaa…`, `abab…`, `1234512345`: the pattern
+    /// at least three times over and most of the value, or a run long for the alphabet.
+    static func isRepetitive(_ t: Bytes, minimum: Int, judgesRuns: Bool) -> Bool {
+        let n = t.count
+        for p in 1...min(8, n / 2) {
+            var stretch = 0, best = 0   // consecutive i with t[i] == t[i - p]
+            var i = p
+            while i < n {
+                if t[i] == t[i - p] { stretch += 1; if stretch > best { best = stretch } } else { stretch = 0 }
+                i += 1
+            }
+            let covered = best + p
+            if covered >= 3 * p && covered * 10 >= n * 7 { return true }
+            if judgesRuns && best >= minimum - 1 && covered >= 3 * p { return true }
+        }
+        return false
+    }
+
+    /// Runs of the alphabet or the digits in order, either way (`abcdef…`, `0123…`, `987…`):
+    /// one long for the alphabet, or runs of 4 or more making 60% of the value.
+    static func isInOrder(_ t: Bytes, minimum: Int, judgesRuns: Bool) -> Bool {
+        let n = t.count
+        var longest = 1, inRuns = 0
+        var i = 0
+        while i < n {
+            var up = i, down = i
+            while up + 1 < n && follows(t[up], t[up + 1]) { up += 1 }
+            while down + 1 < n && follows(t[down + 1], t[down]) { down += 1 }
+            let end = max(up, down)
+            let length = end - i + 1
+            if length > longest { longest = length }
+            if length >= 4 { inRuns += length }
+            i = end + 1
+        }
+        if judgesRuns && longest >= minimum { return true }
+        return n >= 8 && inRuns * 10 >= n * 6
+    }
+
+    /// Whether `b` comes right after `a` in 0…9, a…z, A…Z, with 9 going on to 0, a or A and z/Z
+    /// going on to 0 or the other case (`…xyz0123`, `…9abcdef` of a hex counting run).
+    static func follows(_ a: UInt8, _ b: UInt8) -> Bool {
+        switch a {
+        case 0x39: return b == 0x30 || b == 0x61 || b == 0x41
+        case 0x7A: return b == 0x30 || b == 0x41
+        case 0x5A: return b == 0x30 || b == 0x61
+        case 0x30...0x38, 0x61...0x79, 0x41...0x59: return b == a + 1
+        default: return false
+        }
+    }
+
+    // MARK: - Bytes
+
+    static func lower(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 32 : b }
+    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+    static func isLetter(_ b: UInt8) -> Bool { isUpper(b) || isLower(b) }
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func isAlnum(_ b: UInt8) -> Bool { isLetter(b) || isDigit(b) }
+    static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D || b == 0x2E || b == 0x20 }
+
+    static func index(of byte: UInt8, in v: Bytes, from: Int) -> Int? {
+        var i = from
+        while i < v.count { if v[i] == byte { return i }; i += 1 }
+        return nil
+    }
+
+    /// Where lowercase `needle` first occurs in `hay`, ASCII case-insensitively.
+    static func find(_ needle: [UInt8], in hay: Bytes, from: Int = 0) -> Int? {
+        let m = needle.count
+        guard m > 0, m <= hay.count else { return nil }
+        let first = needle[0]
+        var i = from
+        while i + m <= hay.count {
+            if lower(hay[i]) == first {
+                var j = 1
+                while j < m && lower(hay[i + j]) == needle[j] { j += 1 }
+                if j == m { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+}
