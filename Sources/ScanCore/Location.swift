@@ -34,6 +34,14 @@ public struct Location: Sendable, Hashable {
     public var email: String?
     public var date: String?
 
+    // Git metadata (kind `commit` with no `path`): which text of the commit the finding is in.
+    /// `message` (the commit's message), `tag` (an annotated tag's message) or `note` (a git note).
+    public var field: String?
+    /// The annotated tag's name (field `tag`), as the tag object names itself.
+    public var tag: String?
+    /// The notes ref holding the note (field `note`), e.g. `refs/notes/commits`.
+    public var notesRef: String?
+
     public init(kind: Kind, path: String? = nil, byteOffset: Int, byteLength: Int) {
         self.kind = kind
         self.path = path
@@ -52,6 +60,9 @@ extension Location: Comparable {
         if (a.arch ?? "") != (b.arch ?? "") { return (a.arch ?? "") < (b.arch ?? "") }
         let oa = a.fileOffset ?? a.byteOffset, ob = b.fileOffset ?? b.byteOffset
         if oa != ob { return oa < ob }
-        return a.byteLength < b.byteLength
+        if a.byteLength != b.byteLength { return a.byteLength < b.byteLength }
+        if (a.field ?? "") != (b.field ?? "") { return (a.field ?? "") < (b.field ?? "") }
+        if (a.tag ?? "") != (b.tag ?? "") { return (a.tag ?? "") < (b.tag ?? "") }
+        return (a.notesRef ?? "") < (b.notesRef ?? "")
     }
 }

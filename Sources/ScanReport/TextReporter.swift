@@ -38,9 +38,24 @@ public enum TextReporter {
             return "blob \(e(l.blob ?? ""))+0x\(String(l.byteOffset, radix: 16))"
         case .commit:
             let short = e(String((l.commit ?? "").prefix(7)))
+            if let text = metadataName(l) { return "\(short) (\(text)):\(l.line ?? 0):\(l.column ?? 0)" }
             return "\(short) \(path):\(l.line ?? 0):\(l.column ?? 0)"
         case .file, .staged:
             return "\(path):\(l.line ?? 0):\(l.column ?? 0)"
+        }
+    }
+
+    /// Which text of a commit a git-metadata finding is in (`commit message`, `tag v1.0`,
+    /// `note refs/notes/commits`), names escaped; nil for a finding in a file of the commit.
+    /// In parentheses, so it never reads as a path.
+    public static func metadataName(_ l: Location) -> String? {
+        let e = DisplayText.escaped
+        switch l.field {
+        case nil: return nil
+        case "message": return "commit message"
+        case "tag": return "tag " + e(l.tag ?? "")
+        case "note": return "note " + e(l.notesRef ?? "")
+        case let other?: return e(other)
         }
     }
 
