@@ -103,6 +103,9 @@ final class CommitTextScanner: @unchecked Sendable {
             do { commits = try CommitTexts.commits(git, selection: selection) } catch {
                 issue("commit messages", "not scanned: \(error)")
             }
+            // The progress line's commit total: this listing is the same selection as the
+            // blob scan's and ends long before it.
+            scanner.progress.commitsTotal.store(commits.count, ordering: .relaxed)
             scanMessages(commits)
             let selected: Set<ObjectID>? = selecting ? Set(commits) : nil
             scanTags(selected: selected, endpoints: selecting ? rangeEnds(history) : [])
