@@ -52,7 +52,9 @@ extension Location {
     /// - inside archives the members follow the path, joined by `!`:
     ///   `libs.zip!inner.jar!application.properties:3:12`;
     /// - history: the short commit first, `a1b2c3d path:line:column`; commit text
-    ///   `a1b2c3d message:line:column`, `a1b2c3d tag NAME:…`, `a1b2c3d note REF:…`;
+    ///   `a1b2c3d (commit message):line:column`, `a1b2c3d (tag NAME):…`,
+    ///   `a1b2c3d (note REF):…`: in parentheses, so it never reads as a file of the commit
+    ///   named `message`;
     /// - an unreachable blob: `blob ID+0xOFFSET`.
     ///
     /// Decoded text is shown at the encoded text's position, as the contract asks.
@@ -69,9 +71,9 @@ extension Location {
         case .commitText(let commit, let field):
             prefix = e(String(commit.prefix(7))) + " "
             switch field {
-            case .message: name = "message"
-            case .tag(let tag): name = "tag " + e(tag)
-            case .note(let ref): name = "note " + e(ref)
+            case .message: name = "(commit message)"
+            case .tag(let tag): name = "(tag " + e(tag) + ")"
+            case .note(let ref): name = "(note " + e(ref) + ")"
             }
         case .commitBlob(let b):
             prefix = e(String(b.commit.prefix(7))) + " "

@@ -18,6 +18,7 @@ extension HistoryRun {
     /// moved into an existing file is new there.
     mutating func attribute(_ c: CommitChanges) {
         stats.commits += 1
+        scanner.progress.commitsDone.add(1, ordering: .relaxed)  // the progress line's count (ProgressLine)
         // Per parent, the secrets the commit's deletions held, worked out on first need.
         var deleted: [Int: Set<SecretKey>] = [:]
         for ch in c.changes where !ch.isDeletion {
