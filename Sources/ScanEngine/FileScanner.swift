@@ -32,6 +32,7 @@ final class FileScanner {
     var beforeLayout: ((FileEntry) -> Void)?
 
     func scan(_ entry: FileEntry) {
+        reportPathOnlyRules(entry)
         if entry.size > options.maxFileSize {
             issues.append(ScanIssue(path: entry.displayPath,
                                     message: "file is \(entry.size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise --max-file-size)"))

@@ -40,7 +40,9 @@ public enum TextReporter {
             let short = e(String((l.commit ?? "").prefix(7)))
             return "\(short) \(path):\(l.line ?? 0):\(l.column ?? 0)"
         case .file, .staged:
-            return "\(path):\(l.line ?? 0):\(l.column ?? 0)"
+            // A path-only rule's finding is the whole file: no line to point at.
+            guard let line = l.line else { return path }
+            return "\(path):\(line):\(l.column ?? 0)"
         }
     }
 
