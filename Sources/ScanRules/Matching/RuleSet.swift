@@ -42,6 +42,7 @@ public final class RuleSet: @unchecked Sendable {
         keywordRuleStart = starts
         unconditionalRules = unconditional
         pathOnlyRules = pathOnly
+        composites = CompositeRules(rules)
         wholeFilePaths = allowlists.filter {
             $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
         }.flatMap(\.paths)
@@ -50,6 +51,9 @@ public final class RuleSet: @unchecked Sendable {
     /// gitleaks' path-only rules (`path`, no `regex`): the scanner reports a file whose path
     /// one matches (`pathOnlyMatches`); the matcher never runs them.
     public let pathOnlyRules: [Int]
+    /// `[[rules.required]]` and `skipReport` (gitleaks' composite rules), applied by the
+    /// matcher to each buffer's matches; nil when no rule uses them.
+    let composites: CompositeRules?
 
     /// The path patterns of global allowlists that have nothing but `paths` and aim at every
     /// rule: a file they match cannot yield a finding whatever its content.
