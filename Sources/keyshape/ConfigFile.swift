@@ -51,6 +51,9 @@ struct ConfigFile {
         if !file.disabledRules.isEmpty {
             config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in a config file (use --disable-rule)")
         }
+        if file.extendPath != nil {
+            config.warnings.append("\(path): warning: `[extend] path` is ignored in a config file (pass the base file with --rules)")
+        }
         if let scan = file.settings {
             for key in scan.keys {
                 let pos = scan.position(of: key).map { "\(path):\($0.line):\($0.column)" } ?? path

@@ -20,23 +20,46 @@ enum RuleSources {
         }
         for path in inv.rulePaths {
             for file in try tomlFiles(at: path) {
-                // Bounded and regular files only (a FIFO in a rules folder would block the open).
-                let bytes: [UInt8]
-                do { bytes = try BoundedRead.contents(of: file) } catch {
-                    throw UsageError(message: "\(file): cannot read (\(error.message))")
-                }
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw UsageError(message: "\(file): not UTF-8 text")
-                }
-                let loaded = try RuleLoader.load(text: text, file: file)
-                warnings += loaded.warnings.map(\.description)
-                files.append(loaded)
+                try loadExtending(file, into: &files, warnings: &warnings)
             }
         }
         if files.allSatisfy({ $0.rules.isEmpty }) && inv.command != .rulesCheck {
             throw UsageError(message: "no rules loaded (--no-builtin-rules needs at least one --rules file with rules)")
         }
+        warnings += RuleFile.unknownIdWarnings(files).map(\.description)
         return Loaded(files: files, warnings: warnings)
+    }
+
+    /// gitleaks' `[extend] path` goes at most this deep (a base that extends a base), as in
+    /// gitleaks; a deeper chain, or a loop, is an error rather than a silent stop.
+    static let maxExtendDepth = 2
+
+    /// Loads a rules file and, first, the base config its `[extend] path` names (relative to
+    /// the working directory, as gitleaks reads it), so the file's own rules replace the base's
+    /// of the same id and its `disabledRules` apply to the base's.
+    static func loadExtending(_ file: String, into files: inout [RuleFile], warnings: inout [String], depth: Int = 0) throws {
+        let loaded = try RuleLoader.load(text: try readText(file), file: file)
+        warnings += loaded.warnings.map(\.description)
+        if let base = loaded.extendPath {
+            guard depth < maxExtendDepth else {
+                throw UsageError(message: "\(file): `[extend] path` goes deeper than \(maxExtendDepth) files (or loops)")
+            }
+            try loadExtending(base, into: &files, warnings: &warnings, depth: depth + 1)
+        }
+        files.append(loaded)
+    }
+
+    /// A rules file's text: bounded, regular files only (a FIFO in a rules folder would block
+    /// the open), UTF-8.
+    static func readText(_ file: String) throws -> String {
+        let bytes: [UInt8]
+        do { bytes = try BoundedRead.contents(of: file) } catch {
+            throw UsageError(message: "\(file): cannot read (\(error.message))")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw UsageError(message: "\(file): not UTF-8 text")
+        }
+        return text
     }
 
     /// A file as is; a folder's `*.toml` files, sorted, not recursive.

@@ -68,3 +68,64 @@ final class GitleaksCompatTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
     }
 }
+
+/// `[extend]` as gitleaks means it, through the CLI.
+final class GitleaksExtendTests: XCTestCase {
+    static let base = #"""
+    [[rules]]
+    id = "base-kept"
+    regex = '''kept_([a-z0-9]{10})'''
+    keywords = ["kept_"]
+
+    [[rules]]
+    id = "base-dropped"
+    regex = '''dropped_([a-z0-9]{10})'''
+    keywords = ["dropped_"]
+    """#
+
+    /// `[extend] path` loads the base first (relative to the working directory, as gitleaks
+    /// reads it), the file's `disabledRules` removes the base's rule, and an id no rule has is a
+    /// warning, not an error. Before this change `path` was only warned about and not followed.
+    func testExtendPathLoadsTheBaseAndDisabledRulesWarnsAboutUnknownIds() {
+        let dir = TempDir()
+        dir.write("base.toml", Self.base)
+        dir.write("gitleaks.toml", #"""
+        title = "team config"
+        [extend]
+        path = "base.toml"
+        disabledRules = ["base-dropped", "generic-api-key"]
+
+        [[rules]]
+        id = "team-token"
+        regex = '''team_([a-z0-9]{10})'''
+        keywords = ["team_"]
+        """#)
+        let list = keyshape(["rules", "list", "--no-builtin-rules", "--rules", "gitleaks.toml"], cwd: dir.path)
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let ids = list.stdout.split(separator: "\n").dropLast().compactMap { $0.split(separator: " ").first.map(String.init) }
+        XCTAssertEqual(ids, ["base-kept", "team-token"])
+        XCTAssertTrue(list.stderr.contains("`[extend] disabledRules` names rule `generic-api-key`, which no loaded rule has"), list.stderr)
+        XCTAssertFalse(list.stderr.contains("base-dropped"), list.stderr)
+    }
+
+    /// `useDefault = true` means what it means in gitleaks: the default pack (keyshape's
+    /// builtin rules) plus the file's rules.
+    func testUseDefaultAddsTheFilesRulesToTheBuiltinPack() {
+        let dir = TempDir()
+        dir.write("gitleaks.toml", "[extend]\nuseDefault = true\n\n" + Self.base)
+        let builtin = keyshape(["rules", "list"]).stdout.split(separator: "\n").count
+        let list = keyshape(["rules", "list", "--rules", "gitleaks.toml"], cwd: dir.path)
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, builtin + 2)
+        XCTAssertGreaterThan(builtin, 100)
+    }
+
+    func testAnExtendLoopIsAnError() {
+        let dir = TempDir()
+        dir.write("a.toml", "[extend]\npath = \"b.toml\"\n" + Self.base)
+        dir.write("b.toml", "[extend]\npath = \"a.toml\"\n")
+        let run = keyshape(["rules", "list", "--no-builtin-rules", "--rules", "a.toml"], cwd: dir.path)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("`[extend] path` goes deeper than"), run.stderr)
+    }
+}
