@@ -8,6 +8,9 @@ enum RuleSources {
     struct Loaded {
         var files: [RuleFile]
         var warnings: [String]
+        /// Where a gitleaks config from the environment came from (`GITLEAKS_CONFIG`'s path, or
+        /// `$GITLEAKS_CONFIG_TOML`), for the summary; nil when none was read.
+        var gitleaksConfig: String? = nil
     }
 
     static func load(_ inv: Invocation) throws -> Loaded {
@@ -23,11 +26,28 @@ enum RuleSources {
                 try loadExtending(file, into: &files, warnings: &warnings)
             }
         }
+        // gitleaks' environment, as gitleaks reads it when it is given no config: the caller's
+        // own setting (like a flag, trusted), so it adds rules as `--rules` would.
+        var gitleaksConfig: String?
+        let env = ProcessInfo.processInfo.environment
+        if inv.rulePaths.isEmpty && inv.config == nil {
+            if let path = env["GITLEAKS_CONFIG"], !path.isEmpty {
+                try loadExtending(path, into: &files, warnings: &warnings)
+                gitleaksConfig = path
+            } else if let text = env["GITLEAKS_CONFIG_TOML"], !text.isEmpty {
+                let name = "$GITLEAKS_CONFIG_TOML"
+                let loaded = try RuleLoader.load(text: text, file: name)
+                warnings += loaded.warnings.map(\.description)
+                if let base = loaded.extendPath { try loadExtending(base, into: &files, warnings: &warnings, depth: 1) }
+                files.append(loaded)
+                gitleaksConfig = name
+            }
+        }
         if files.allSatisfy({ $0.rules.isEmpty }) && inv.command != .rulesCheck {
             throw UsageError(message: "no rules loaded (--no-builtin-rules needs at least one --rules file with rules)")
         }
         warnings += RuleFile.unknownIdWarnings(files).map(\.description)
-        return Loaded(files: files, warnings: warnings)
+        return Loaded(files: files, warnings: warnings, gitleaksConfig: gitleaksConfig)
     }
 
     /// gitleaks' `[extend] path` goes at most this deep (a base that extends a base), as in

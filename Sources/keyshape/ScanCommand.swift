@@ -46,8 +46,11 @@ enum ScanCommand {
     /// Rules, config and options as every scanning command (scan, history, staged, audit)
     /// takes them: flags first, then the config file found for `roots`, then defaults.
     static func prepare(_ inv: Invocation, roots: [String]) throws -> (RuleSet, ScanOptions) {
-        let rules = try RuleSources.load(inv)
-        let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig)
+        var rules = try RuleSources.load(inv)
+        let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig,
+                                         gitleaksConfigGiven: rules.gitleaksConfig != nil,
+                                         loadedRuleIds: Set(RuleSet.ruleIds(rules.files)))
+        if let extra = config.rules { rules.files.append(extra) }
         for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(rules.files))
         let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
@@ -55,7 +58,7 @@ enum ScanCommand {
         var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
         options.ignoreInlineAllow = inv.ignoreInlineAllow
         options.keepSuppressed = inv.includeSuppressed
-        options.configFiles = config.path.map { [$0] } ?? []
+        options.configFiles = (rules.gitleaksConfig.map { [$0] } ?? []) + (config.path.map { [$0] } ?? [])
         options.ignoredConfigFiles = config.ignored.map { [$0] } ?? []
         options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
         options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
