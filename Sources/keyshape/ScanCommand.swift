@@ -23,8 +23,9 @@ enum ScanCommand {
             var streamOptions = ReportOptions()
             streamOptions.color = Report.colors(inv)
             let pieces = streamOptions, format = inv.format
+            let entries = options.baselineEntries
             scanner.onFileFindings = { findings in
-                let text = format.render(ScanResult(findings: findings), pieces)
+                let text = format.render(ScanResult(findings: GitleaksBaseline.unlisted(findings, by: entries)), pieces)
                 if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
             }
         }
@@ -64,15 +65,20 @@ enum ScanCommand {
         options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
         options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
         options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
-        if let baseline = inv.baseline { options.baseline = try readBaseline(baseline) }
+        if let baseline = inv.baseline {
+            let contents = try readBaseline(baseline)
+            options.baseline = contents.fingerprints
+            options.baselineEntries = roots.count == 1 ? contents.entries.map { $0.relative(to: roots[0]) } : contents.entries
+        }
+        try GitleaksIgnore.read(roots: roots, noConfig: inv.noConfig, into: &options)
         return (ruleSet, options)
     }
 
-    static func readBaseline(_ path: String) throws -> Set<String> {
+    static func readBaseline(_ path: String) throws -> BaselineFile.Contents {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(message: "\(path): cannot read baseline file")
         }
-        do { return try BaselineFile.read(data, path: path) } catch let e as BaselineFile.ReadError {
+        do { return try BaselineFile.load(data, path: path) } catch let e as BaselineFile.ReadError {
             throw UsageError(message: e.message)
         }
     }
@@ -86,6 +92,10 @@ enum Report {
     ///   - streamed: the `--format` report already went to stdout as findings were made.
     static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots,
                         streamed: Bool = false) throws -> Int32 {
+        // gitleaks baselines name places, not fingerprints: applied here, to every command's
+        // result (the streamed text left them out as it went, see ScanCommand.run).
+        var result = result
+        GitleaksBaseline.apply(options.baselineEntries, to: &result, keep: inv.includeSuppressed)
         var reportOptions = ReportOptions()
         reportOptions.includeSuppressed = inv.includeSuppressed
         reportOptions.sarif = SARIFSettings(category: category(inv), artifactPath: { roots.artifactPath($0) }, sourceRoot: roots.sourceRoot)
