@@ -55,7 +55,8 @@ extension Location {
     ///   `a1b2c3d (commit message):line:column`, `a1b2c3d (tag NAME):…`,
     ///   `a1b2c3d (note REF):…`: in parentheses, so it never reads as a file of the commit
     ///   named `message`;
-    /// - an unreachable blob: `blob ID+0xOFFSET`.
+    /// - an unreachable blob: `blob ID+0xOFFSET`;
+    /// - a finding with no position (a path-only rule's: the whole file): the path alone.
     ///
     /// Decoded text is shown at the encoded text's position, as the contract asks.
     public var text: String {
@@ -88,6 +89,8 @@ extension Location {
             parts.append(e(binary.section ?? binary.format) + "+0x" + String(binary.fileOffset, radix: 16))
             return prefix + parts.joined(separator: ":")
         }
-        return prefix + "\(name):\(line ?? 0):\(column ?? 0)"
+        // A path-only rule's finding is the whole file: no line to point at.
+        guard let line else { return prefix + name }
+        return prefix + "\(name):\(line):\(column ?? 0)"
     }
 }

@@ -18,7 +18,10 @@ public final class RuleSet: @unchecked Sendable {
         var keywords: [String] = []
         var byKeyword: [[Int]] = []
         var unconditional: [Int] = []
+        var pathOnly: [Int] = []
         for (index, rule) in rules.enumerated() {
+            // gitleaks compatibility: a path-only rule never runs on bytes (see pathOnlyRules).
+            if rule.pathOnly { pathOnly.append(index); continue }
             if rule.keywords.isEmpty { unconditional.append(index); continue }
             for k in Set(rule.keywords) {
                 let id: Int
@@ -38,10 +41,19 @@ public final class RuleSet: @unchecked Sendable {
         keywordRules = flat
         keywordRuleStart = starts
         unconditionalRules = unconditional
+        pathOnlyRules = pathOnly
+        composites = CompositeRules(rules)
         wholeFilePaths = allowlists.filter {
             $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
         }.flatMap(\.paths)
     }
+
+    /// gitleaks' path-only rules (`path`, no `regex`): the scanner reports a file whose path
+    /// one matches (`pathOnlyMatches`); the matcher never runs them.
+    public let pathOnlyRules: [Int]
+    /// `[[rules.required]]` and `skipReport` (gitleaks' composite rules), applied by the
+    /// matcher to each buffer's matches; nil when no rule uses them.
+    let composites: CompositeRules?
 
     /// The path patterns of global allowlists that have nothing but `paths` and aim at every
     /// rule: a file they match cannot yield a finding whatever its content.
