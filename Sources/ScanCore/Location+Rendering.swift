@@ -52,8 +52,11 @@ extension Location {
     /// - inside archives the members follow the path, joined by `!`:
     ///   `libs.zip!inner.jar!application.properties:3:12`;
     /// - history: the short commit first, `a1b2c3d path:line:column`; commit text
-    ///   `a1b2c3d message:line:column`, `a1b2c3d tag NAME:…`, `a1b2c3d note REF:…`;
-    /// - an unreachable blob: `blob ID+0xOFFSET`.
+    ///   `a1b2c3d (commit message):line:column`, `a1b2c3d (tag NAME):…`,
+    ///   `a1b2c3d (note REF):…`: in parentheses, so it never reads as a file of the commit
+    ///   named `message`;
+    /// - an unreachable blob: `blob ID+0xOFFSET`;
+    /// - a finding with no position (a path-only rule's: the whole file): the path alone.
     ///
     /// Decoded text is shown at the encoded text's position, as the contract asks.
     public var text: String {
@@ -69,9 +72,9 @@ extension Location {
         case .commitText(let commit, let field):
             prefix = e(String(commit.prefix(7))) + " "
             switch field {
-            case .message: name = "message"
-            case .tag(let tag): name = "tag " + e(tag)
-            case .note(let ref): name = "note " + e(ref)
+            case .message: name = "(commit message)"
+            case .tag(let tag): name = "(tag " + e(tag) + ")"
+            case .note(let ref): name = "(note " + e(ref) + ")"
             }
         case .commitBlob(let b):
             prefix = e(String(b.commit.prefix(7))) + " "
@@ -86,6 +89,8 @@ extension Location {
             parts.append(e(binary.section ?? binary.format) + "+0x" + String(binary.fileOffset, radix: 16))
             return prefix + parts.joined(separator: ":")
         }
-        return prefix + "\(name):\(line ?? 0):\(column ?? 0)"
+        // A path-only rule's finding is the whole file: no line to point at.
+        guard let line else { return prefix + name }
+        return prefix + "\(name):\(line):\(column ?? 0)"
     }
 }

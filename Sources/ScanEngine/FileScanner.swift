@@ -15,6 +15,8 @@ final class FileScanner {
     var issues: [ScanIssue] = []
     var stats = ScanStats()
     private var builder: FindingBuilder
+    /// For the path-only rules' path patterns (one per worker, as the pipeline's).
+    private lazy var pathScratch = pipeline.scanner.matcher.ruleSet.makeScratch()
     var suppressed: SuppressionTally { builder.suppressed }
 
     init(ruleSet: RuleSet, options: ScanOptions, progress: ScanProgress? = nil, hashes: SecretHashMemo? = nil) {
@@ -30,6 +32,13 @@ final class FileScanner {
     var beforeLayout: ((FileEntry) -> Void)?
 
     func scan(_ entry: FileEntry) {
+        // The path stage first: a path-only rule reports the file even when it cannot be read.
+        findings += PathOnlyRules.findings(pipeline.scanner.matcher.ruleSet, provenance: .file(path: entry.pathBytes), size: entry.size,
+                                           scratch: pathScratch, hash: { pipeline.scanner.secretHash($0) }, builder: &builder,
+                                           onFailure: { failure in
+            let id = self.pipeline.rules[failure.ruleIndex].id
+            self.issues.append(ScanIssue(path: entry.displayPath, message: failure.describe(ruleId: id, unit: "file")))
+        })
         if entry.size > options.maxFileSize {
             issues.append(ScanIssue(path: entry.displayPath,
                                     message: "file is \(entry.size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise --max-file-size)"))

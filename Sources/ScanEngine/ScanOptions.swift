@@ -1,3 +1,5 @@
+import ScanCore
+
 /// How a scan runs. Everything here comes from flags or the config file.
 public struct ScanOptions: Sendable {
     /// Worker threads; defaults to the number of cores.
@@ -9,6 +11,9 @@ public struct ScanOptions: Sendable {
     public var minStringLength = 8
     /// Fingerprints to leave out of the report.
     public var baseline: Set<String> = []
+    /// Baseline entries that name places (gitleaks' `.gitleaksignore`, a gitleaks report):
+    /// applied where every finding is made (`FindingBuilder`), as `baseline` is.
+    public var baselineEntries: [BaselineEntry] = []
     public var hashKey: String = ""
     /// Report findings on `keyshape:allow` / `gitleaks:allow` lines too (`--ignore-inline-allow`:
     /// auditors of a repository they do not trust).

@@ -19,6 +19,24 @@ public enum BaselineFile {
         return JSONWriter.render(root, pretty: true) + "\n"
     }
 
+    /// What a `--baseline` file lists: fingerprints (a keyshape baseline or report) or places
+    /// (a gitleaks JSON report, see GitleaksBaseline).
+    public struct Contents: Sendable {
+        public var fingerprints: Set<String> = []
+        public var entries: [BaselineEntry] = []
+    }
+
+    /// Accepts keyshape baselines, a keyshape JSON report and a gitleaks JSON report.
+    public static func load(_ data: Data, path: String) throws -> Contents {
+        if let object = try? JSONSerialization.jsonObject(with: data), object is [Any] {
+            guard let entries = GitleaksBaseline.entries(fromReport: object) else {
+                throw ReadError(message: "\(path): not a gitleaks report (an array of findings with `RuleID` and `File`)")
+            }
+            return Contents(entries: entries)
+        }
+        return Contents(fingerprints: try read(data, path: path))
+    }
+
     /// Accepts keyshape baselines and, for convenience, a keyshape JSON report.
     public static func read(_ data: Data, path: String) throws -> Set<String> {
         guard let object = try? JSONSerialization.jsonObject(with: data),

@@ -135,7 +135,15 @@ public enum SARIFReporter {
         if f.location.kind == .binary {
             text += " in " + [f.location.arch, f.location.section ?? f.location.format].compactMap { $0 }.joined(separator: " ")
         }
-        if let commit = f.location.commit { text += " added in commit \(commit)" }
+        // The tag's name and the notes ref stay in the location (the artifact URI): the
+        // message names the kind of text only.
+        if case .commitText(let commit, let field) = f.location.provenance.root {
+            switch field {
+            case .tag: text += " in the message of an annotated tag on commit \(commit)"
+            case .note: text += " in a note on commit \(commit)"
+            case .message: text += " in the message of commit \(commit)"
+            }
+        } else if let commit = f.location.commit { text += " added in commit \(commit)" }
         return text
     }
 
@@ -153,11 +161,21 @@ public enum SARIFReporter {
             region.append(("byteOffset", .int(l.fileOffset ?? l.byteOffset)))
             region.append(("byteLength", .int(l.byteLength)))
         }
-        let artifact = l.path.map(uri) ?? uriEncode("blob/" + (l.blob ?? ""))
+        let artifact = l.path.map(uri) ?? metadataURI(l) ?? uriEncode("blob/" + (l.blob ?? ""))
         return .object([("physicalLocation", .object([
             ("artifactLocation", .object([("uri", .string(artifact)), ("uriBaseId", .string("%SRCROOT%"))])),
             ("region", .object(region)),
         ]))])
+    }
+
+    /// A commit text has no file: `commit/<id>/message`, `commit/<id>/tag/<name>`,
+    /// `commit/<id>/note/<notes ref>`, each byte outside the unreserved set percent-encoded.
+    static func metadataURI(_ l: Location) -> String? {
+        guard case .commitText(let commit, let field) = l.provenance.root else { return nil }
+        var parts = ["commit", commit, field.name]
+        if case .tag(let name) = field { parts.append(name) }
+        if case .note(let ref) = field { parts.append(ref) }
+        return uriEncode(parts.joined(separator: "/"))
     }
 
     struct MergeKey: Hashable { var rule: String; var path: String; var secretHash: String }

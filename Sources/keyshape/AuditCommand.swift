@@ -35,19 +35,25 @@ enum AuditCommand {
                 combined.issues.append(ScanIssue(path: repo, message: "files git tracks not listed: \(GitCommandSupport.describe(error)); the folder was scanned instead"))
             }
         }
+        let sourceScanner = Scanner(ruleSet: ruleSet, options: options)
+        let sourceProgress = progressLine(inv, sourceScanner.progress, .files, "sources")
         if let git, let listed {
-            sources = Scanner(ruleSet: ruleSet, options: options).scan(relativePaths: listed, under: git.root)
+            sources = sourceScanner.scan(relativePaths: listed, under: git.root)
         } else {
-            sources = Scanner(ruleSet: ruleSet, options: options).scan(paths: [repo])
+            sources = sourceScanner.scan(paths: [repo])
         }
+        sourceProgress?.stop()
         merge(sources.result, into: &combined)
         partLine(inv, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
 
         // History.
         if git != nil {
             let history = HistoryScanner(ruleSet: ruleSet, options: options, history: HistoryOptions())
+            let historyProgress = progressLine(inv, history.progress, .history, "history")
             do {
-                let outcome = try history.scan(repository: repo)
+                let scanned = Result { try history.scan(repository: repo) }
+                historyProgress?.stop()
+                let outcome = try scanned.get()
                 for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
                 merge(outcome.result, into: &combined)
                 partLine(inv, "keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
@@ -63,7 +69,10 @@ enum AuditCommand {
 
         // Build products: paths keep the product path as given, so reports say which build.
         for product in inv.products {
-            let result = Scanner(ruleSet: ruleSet, options: options).scan(paths: [product], keepRootInPaths: true).result
+            let productScanner = Scanner(ruleSet: ruleSet, options: options)
+            let productProgress = progressLine(inv, productScanner.progress, .files, "products")
+            let result = productScanner.scan(paths: [product], keepRootInPaths: true).result
+            productProgress?.stop()
             merge(result, into: &combined)
             partLine(inv, "keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
         }
@@ -73,6 +82,15 @@ enum AuditCommand {
         combined.suppressed.sort()
         combined.stats.seconds = Date().timeIntervalSince(started)
         return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products))
+    }
+
+    /// A started progress line for one part, when progress is shown (`--progress`, or by
+    /// default when stderr is a terminal); each part has its own, named by its label.
+    static func progressLine(_ inv: Invocation, _ progress: ScanProgress, _ kind: ProgressLine.Kind, _ label: String) -> ProgressLine? {
+        guard inv.progress ?? Terminal.stderrIsTerminal else { return nil }
+        let line = ProgressLine(progress, kind: kind, label: label)
+        line.start()
+        return line
     }
 
     /// A part's counts on stderr; `--quiet` leaves them out with the summary.

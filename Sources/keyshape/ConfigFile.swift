@@ -3,7 +3,8 @@ import ScanEngine
 import ScanRules
 import TOML
 
-/// `.keyshape.toml`: allowlists and `[scan]` settings. Rules come from `--rules`.
+/// `.keyshape.toml`: allowlists and `[scan]` settings. Rules come from `--rules` (and from a
+/// scanned root's `.gitleaks.toml` read in its place, see `loadGitleaks`).
 ///
 /// Trust: a `--config FILE` is the caller's and trusted like a flag. The scanned root's
 /// `.keyshape.toml` belongs to whoever wrote the tree (a pull request can add one), so it is
@@ -20,11 +21,19 @@ struct ConfigFile {
     var path: String?
     /// The scanned root's config that `--no-config` left unread (for the summary).
     var ignored: String?
+    /// The rules of the scanned root's `.gitleaks.toml`, when that is the config read: added to
+    /// the loaded rules, never replacing or disabling one (see `loadGitleaks`).
+    var rules: RuleFile?
 
     /// - Parameter noConfig: do not read the scanned root's `.keyshape.toml`. With `explicit`
     ///   too it means "only that file": which is what `--config` alone does already, since an
     ///   explicit file replaces the root's; so the two combine and neither is an error.
-    static func load(explicit: String?, roots: [String], noConfig: Bool = false) throws -> ConfigFile {
+    /// - Parameters:
+    ///   - gitleaksConfigGiven: a gitleaks config came from `GITLEAKS_CONFIG` or
+    ///     `GITLEAKS_CONFIG_TOML`, which outrank a `.gitleaks.toml` in the root, as in gitleaks.
+    ///   - loadedRuleIds: the rules already loaded, which the root's `.gitleaks.toml` cannot replace.
+    static func load(explicit: String?, roots: [String], noConfig: Bool = false, gitleaksConfigGiven: Bool = false,
+                     loadedRuleIds: Set<String> = []) throws -> ConfigFile {
         let path: String
         if let explicit {
             path = explicit
@@ -33,23 +42,23 @@ struct ConfigFile {
             var isDir: ObjCBool = false
             let root = roots.count == 1 && FileManager.default.fileExists(atPath: roots[0], isDirectory: &isDir) && isDir.boolValue ? roots[0] : "."
             path = (root as NSString).appendingPathComponent(".keyshape.toml")
-            guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
+            if !FileManager.default.fileExists(atPath: path) {
+                // gitleaks' own config at the root, when keyshape's is absent.
+                let gitleaks = (root as NSString).appendingPathComponent(".gitleaks.toml")
+                guard !gitleaksConfigGiven, FileManager.default.fileExists(atPath: gitleaks) else { return ConfigFile() }
+                if noConfig { return ConfigFile(ignored: gitleaks) }
+                return try loadGitleaks(gitleaks, loadedRuleIds: loadedRuleIds)
+            }
             if noConfig { return ConfigFile(ignored: path) }
         }
-        // Bounded and regular files only: the default config comes from the scanned tree,
-        // which may hold a FIFO or a 2 GiB file by that name.
-        let bytes: [UInt8]
-        do { bytes = try SettingsFile.contents(of: path) } catch {
-            throw UsageError(message: "\(path): cannot read config file (\(error.message))")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw UsageError(message: "\(path): cannot read config file as UTF-8 text")
-        }
-        let file = try RuleLoader.load(text: text, file: path, kind: .config)
+        let file = try RuleLoader.load(text: try readText(path), file: path, kind: .config)
         var config = ConfigFile(allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
         // A config (which a scanned repository can bring) never switches rules off.
         if !file.disabledRules.isEmpty {
             config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in a config file (use --disable-rule)")
+        }
+        if file.extendPath != nil {
+            config.warnings.append("\(path): warning: `[extend] path` is ignored in a config file (pass the base file with --rules)")
         }
         if let scan = file.settings {
             for key in scan.keys {
@@ -75,6 +84,51 @@ struct ConfigFile {
                 }
             }
         }
+        return config
+    }
+
+    /// Bounded and regular files only: the default config comes from the scanned tree, which
+    /// may hold a FIFO or a 2 GiB file by that name.
+    static func readText(_ path: String) throws -> String {
+        let bytes: [UInt8]
+        do { bytes = try SettingsFile.contents(of: path) } catch {
+            throw UsageError(message: "\(path): cannot read config file (\(error.message))")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw UsageError(message: "\(path): cannot read config file as UTF-8 text")
+        }
+        return text
+    }
+
+    /// The scanned root's `.gitleaks.toml`: a gitleaks config, so its rules are read, not
+    /// only its allowlists. It belongs to whoever wrote the tree, so it can add findings but
+    /// not take any away silently: its rules are added to the loaded ones and never replace one
+    /// (a same-id rule is left out, with a warning), its `disabledRules` and `useDefault = false`
+    /// are ignored with a warning (the builtin pack stays), `[extend] path` is not followed (a
+    /// tree does not choose what else is read), and what its allowlists suppress is counted
+    /// and the summary names the file, as for `.keyshape.toml`.
+    static func loadGitleaks(_ path: String, loadedRuleIds: Set<String>) throws -> ConfigFile {
+        var file = try RuleLoader.load(text: try readText(path), file: path)
+        var config = ConfigFile(allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
+        if !file.disabledRules.isEmpty {
+            config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in the scanned root's config (use --disable-rule)")
+            file.disabledRules = []
+        }
+        if file.useDefault == false {
+            config.warnings.append("\(path): warning: `[extend] useDefault = false` is ignored in the scanned root's config: the builtin rules still run")
+        }
+        if file.extendPath != nil {
+            config.warnings.append("\(path): warning: `[extend] path` is not followed from the scanned root's config (pass the base file with --rules)")
+            file.extendPath = nil
+        }
+        let replacing = file.rules.filter { loadedRuleIds.contains($0.id) }
+        for rule in replacing {
+            config.warnings.append("\(rule.source): warning: the scanned root's config cannot replace a loaded rule; its rule of that id is left out")
+        }
+        file.rules.removeAll { loadedRuleIds.contains($0.id) }
+        // Its allowlists are the config's (counted when they suppress), not the rules file's.
+        file.allowlists = []
+        config.rules = file
         return config
     }
 }

@@ -62,7 +62,7 @@ enum FlagTable {
         },
         Flag(name: "--no-builtin-rules", short: nil, value: nil, help: "use only the rules given with --rules", commands: withRules) { inv, _ in inv.noBuiltinRules = true },
         Flag(name: "--config", short: "c", value: "FILE", help: "settings and allowlists (default: .keyshape.toml at the scanned root)", commands: scanning) { inv, v in inv.config = v },
-        Flag(name: "--no-config", short: nil, value: nil, help: "ignore the scanned root's .keyshape.toml (a --config FILE given too is still read)", commands: scanning) { inv, _ in
+        Flag(name: "--no-config", short: nil, value: nil, help: "ignore the scanned root's .keyshape.toml, .gitleaks.toml and .gitleaksignore (a --config FILE given too is still read)", commands: scanning) { inv, _ in
             inv.noConfig = true
         },
         Flag(name: "--ignore-inline-allow", short: nil, value: nil, help: "report findings on keyshape:allow / gitleaks:allow lines too", commands: scanning) { inv, _ in
@@ -77,7 +77,7 @@ enum FlagTable {
         Flag(name: "--disable-rule", short: nil, value: "ID", help: "do not run this rule (repeatable)", commands: withRules) { inv, v in
             inv.disabledRules.append(v)
         },
-        Flag(name: "--baseline", short: nil, value: "FILE", help: "do not report findings whose fingerprint is listed in FILE", commands: scanning) { inv, v in inv.baseline = v },
+        Flag(name: "--baseline", short: nil, value: "FILE", help: "do not report findings whose fingerprint is listed in FILE (or that a gitleaks JSON report in FILE lists)", commands: scanning) { inv, v in inv.baseline = v },
         Flag(name: "--write-baseline", short: nil, value: "FILE", help: "write the findings' fingerprints (never values) to FILE", commands: scanning) { inv, v in inv.writeBaseline = v },
         Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning) { inv, v in
             guard let n = Int32(v), n >= 0, n <= 255 else { throw UsageError(message: "--exit-code: expected a number from 0 to 255") }

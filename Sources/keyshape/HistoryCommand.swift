@@ -27,7 +27,7 @@ enum HistoryCommand {
             throw GitCommandSupport.describe(error)
         }
         let scanner = HistoryScanner(ruleSet: ruleSet, options: options, history: history)
-        let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress, unit: "objects") : nil
+        let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress, kind: .history) : nil
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()

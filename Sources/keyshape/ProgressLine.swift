@@ -1,9 +1,13 @@
 import Foundation
 import ScanEngine
 
-/// A `files (or objects) done/total, MB, MB/s` line on stderr, redrawn in place while a
-/// scan runs.
-/// It prints counts only: never a path (a file name can itself be sensitive) nor content.
+/// A progress line on stderr, redrawn in place while a scan runs: for folders
+/// `files done/total, MB, MB/s, ETA`; for history `commits done/total, blobs done/total,
+/// MB, MB/s, ETA` (the commit total comes first, from git's commit listing; the blob total
+/// grows while the listing runs, since blobs are found by reading the commits' changes).
+/// The ETA is extrapolated from the share of commits (history) or files (folders) done.
+/// It prints counts and keyshape's own labels only: never a path (a file name can itself
+/// be sensitive), a ref name, nor content.
 final class ProgressLine: @unchecked Sendable {
     private let progress: ScanProgress
     private let started = Date()
@@ -11,12 +15,15 @@ final class ProgressLine: @unchecked Sendable {
     private let done = NSCondition()
     private var finished = false
 
-    private let unit: String
+    enum Kind { case files, history }
+    private let kind: Kind
+    /// A part's name before the counts (`audit`: sources, history, products).
+    private let label: String?
 
-    /// - Parameter unit: what is counted: "files" for folders, "objects" for git history.
-    init(_ progress: ScanProgress, unit: String = "files") {
+    init(_ progress: ScanProgress, kind: Kind = .files, label: String? = nil) {
         self.progress = progress
-        self.unit = unit
+        self.kind = kind
+        self.label = label
     }
 
     func start() {
@@ -33,9 +40,12 @@ final class ProgressLine: @unchecked Sendable {
         t.start()
     }
 
+    /// Draws the final counts once (a log that keeps every redraw, `--progress` into a
+    /// file, ends on the totals even for a scan shorter than one redraw), then erases the line.
     func stop() {
         done.lock()
         finished = true
+        draw()
         done.signal()
         done.unlock()
         Terminal.progress("\r\u{1B}[K")
@@ -51,10 +61,42 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     private func draw() {
+        Terminal.progress("\r\u{1B}[K" + text(elapsed: Date().timeIntervalSince(started)))
+    }
+
+    /// The line's text (without the redraw codes).
+    func text(elapsed: TimeInterval) -> String {
         let files = progress.filesDone.load(ordering: .relaxed)
         let total = progress.filesTotal.load(ordering: .relaxed)
         let mb = Double(progress.bytesDone.load(ordering: .relaxed)) / 1_000_000
-        let rate = mb / max(0.001, Date().timeIntervalSince(started))
-        Terminal.progress("\r\u{1B}[Kkeyshape: \(files)/\(total) \(unit), " + String(format: "%.1f MB, %.0f MB/s", mb, rate))
+        let rate = mb / max(0.001, elapsed)
+        var parts: [String] = []
+        let share: Double?
+        switch kind {
+        case .files:
+            parts.append("\(files)/\(total) files")
+            share = total > 0 ? Double(files) / Double(total) : nil
+        case .history:
+            let commits = progress.commitsDone.load(ordering: .relaxed)
+            let commitTotal = progress.commitsTotal.load(ordering: .relaxed)
+            parts.append(commitTotal > 0 ? "commits \(commits)/\(commitTotal)" : "commits \(commits)")
+            parts.append("blobs \(files)/\(total)")
+            share = commitTotal > 0 ? Double(min(commits, commitTotal)) / Double(commitTotal) : nil
+        }
+        parts.append(String(format: "%.1f MB", mb))
+        parts.append(String(format: "%.0f MB/s", rate))
+        if let share, share > 0, share < 1 {
+            parts.append("ETA " + ProgressLine.duration(elapsed * (1 - share) / share))
+        }
+        return "keyshape: " + (label.map { $0 + ": " } ?? "") + parts.joined(separator: ", ")
+    }
+
+    /// `45s`, `3m05s`, `2h07m`.
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(min(seconds, 359_999).rounded())
+        if s < 60 { return "\(s)s" }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        if s < 3600 { return "\(s / 60)m\(two(s % 60))s" }
+        return "\(s / 3600)h\(two(s / 60 % 60))m"
     }
 }

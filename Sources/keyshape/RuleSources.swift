@@ -9,6 +9,9 @@ enum RuleSources {
     struct Loaded {
         var files: [RuleFile]
         var warnings: [String]
+        /// Where a gitleaks config from the environment came from (`GITLEAKS_CONFIG`'s path, or
+        /// `$GITLEAKS_CONFIG_TOML`), for the summary; nil when none was read.
+        var gitleaksConfig: String? = nil
     }
 
     static func load(_ inv: Invocation) throws -> Loaded {
@@ -29,23 +32,63 @@ enum RuleSources {
         }
         for path in inv.rulePaths {
             for file in try tomlFiles(at: path) {
-                // Bounded and regular files only (a FIFO in a rules folder would block the open).
-                let bytes: [UInt8]
-                do { bytes = try SettingsFile.contents(of: file) } catch {
-                    throw UsageError(message: "\(file): cannot read (\(error.message))")
-                }
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw UsageError(message: "\(file): not UTF-8 text")
-                }
-                let loaded = try RuleLoader.load(text: text, file: file)
+                try loadExtending(file, into: &files, warnings: &warnings)
+            }
+        }
+        // gitleaks' environment, as gitleaks reads it when it is given no config: the caller's
+        // own setting (like a flag, trusted), so it adds rules as `--rules` would.
+        var gitleaksConfig: String?
+        let env = ProcessInfo.processInfo.environment
+        if inv.rulePaths.isEmpty && inv.config == nil {
+            if let path = env["GITLEAKS_CONFIG"], !path.isEmpty {
+                try loadExtending(path, into: &files, warnings: &warnings)
+                gitleaksConfig = path
+            } else if let text = env["GITLEAKS_CONFIG_TOML"], !text.isEmpty {
+                let name = "$GITLEAKS_CONFIG_TOML"
+                let loaded = try RuleLoader.load(text: text, file: name)
                 warnings += loaded.warnings.map(\.description)
+                if let base = loaded.extendPath { try loadExtending(base, into: &files, warnings: &warnings, depth: 1) }
                 files.append(loaded)
+                gitleaksConfig = name
             }
         }
         if files.allSatisfy({ $0.rules.isEmpty }) && inv.command != .rulesCheck {
             throw UsageError(message: "no rules loaded (--no-builtin-rules needs at least one --rules file with rules)")
         }
-        return Loaded(files: files, warnings: warnings)
+        warnings += RuleFile.unknownIdWarnings(files).map(\.description)
+        return Loaded(files: files, warnings: warnings, gitleaksConfig: gitleaksConfig)
+    }
+
+    /// gitleaks' `[extend] path` goes at most this deep (a base that extends a base), as in
+    /// gitleaks; a deeper chain, or a loop, is an error rather than a silent stop.
+    static let maxExtendDepth = 2
+
+    /// Loads a rules file and, first, the base config its `[extend] path` names (relative to
+    /// the working directory, as gitleaks reads it), so the file's own rules replace the base's
+    /// of the same id and its `disabledRules` apply to the base's.
+    static func loadExtending(_ file: String, into files: inout [RuleFile], warnings: inout [String], depth: Int = 0) throws {
+        let loaded = try RuleLoader.load(text: try readText(file), file: file)
+        warnings += loaded.warnings.map(\.description)
+        if let base = loaded.extendPath {
+            guard depth < maxExtendDepth else {
+                throw UsageError(message: "\(file): `[extend] path` goes deeper than \(maxExtendDepth) files (or loops)")
+            }
+            try loadExtending(base, into: &files, warnings: &warnings, depth: depth + 1)
+        }
+        files.append(loaded)
+    }
+
+    /// A rules file's text: bounded, regular files only (a FIFO in a rules folder would block
+    /// the open), UTF-8.
+    static func readText(_ file: String) throws -> String {
+        let bytes: [UInt8]
+        do { bytes = try SettingsFile.contents(of: file) } catch {
+            throw UsageError(message: "\(file): cannot read (\(error.message))")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw UsageError(message: "\(file): not UTF-8 text")
+        }
+        return text
     }
 
     /// A file as is; a folder's `*.toml` files, sorted, not recursive.

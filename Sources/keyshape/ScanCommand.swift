@@ -53,8 +53,11 @@ enum ScanCommand {
     /// Rules, config and options as every scanning command (scan, history, staged, audit)
     /// takes them: flags first, then the config file found for `roots`, then defaults.
     static func prepare(_ inv: Invocation, roots: [String]) throws -> (RuleSet, ScanOptions) {
-        let rules = try RuleSources.load(inv)
-        let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig)
+        var rules = try RuleSources.load(inv)
+        let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig,
+                                         gitleaksConfigGiven: rules.gitleaksConfig != nil,
+                                         loadedRuleIds: Set(RuleSet.ruleIds(rules.files)))
+        if let extra = config.rules { rules.files.append(extra) }
         for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(rules.files))
         let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
@@ -62,21 +65,26 @@ enum ScanCommand {
         var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
         options.ignoreInlineAllow = inv.ignoreInlineAllow
         options.keepSuppressed = inv.includeSuppressed
-        options.configFiles = config.path.map { [$0] } ?? []
+        options.configFiles = (rules.gitleaksConfig.map { [$0] } ?? []) + (config.path.map { [$0] } ?? [])
         options.ignoredConfigFiles = config.ignored.map { [$0] } ?? []
         options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
         options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
         options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
         options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
-        if let baseline = inv.baseline { options.baseline = try readBaseline(baseline) }
+        if let baseline = inv.baseline {
+            let contents = try readBaseline(baseline)
+            options.baseline = contents.fingerprints
+            options.baselineEntries = roots.count == 1 ? contents.entries.map { $0.relative(to: roots[0]) } : contents.entries
+        }
+        try GitleaksIgnore.read(roots: roots, noConfig: inv.noConfig, into: &options)
         return (ruleSet, options)
     }
 
-    static func readBaseline(_ path: String) throws -> Set<String> {
+    static func readBaseline(_ path: String) throws -> BaselineFile.Contents {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(message: "\(path): cannot read baseline file")
         }
-        do { return try BaselineFile.read(data, path: path) } catch let e as BaselineFile.ReadError {
+        do { return try BaselineFile.load(data, path: path) } catch let e as BaselineFile.ReadError {
             throw UsageError(message: e.message)
         }
     }

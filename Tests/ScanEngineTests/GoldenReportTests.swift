@@ -7,8 +7,8 @@ import ScanReport
 
 /// Golden reports in every format (text, JSON, JSONL, SARIF) over one fixture set that
 /// holds every provenance kind keyshape produces today: a text file and a Mach-O section
-/// (`scan`), a staged file, a blob in a commit and an unreachable blob (`history
-/// --all-objects`). Everything is fixed (contents, names, dates, the hash key), so the
+/// (`scan`), a staged file, a blob in a commit, a commit message and an unreachable blob
+/// (`history --all-objects`). Everything is fixed (contents, names, dates, the hash key), so the
 /// reports are byte for byte the same on every machine. After a deliberate change, run
 /// with KEYSHAPE_UPDATE_GOLDEN=1 to rewrite Fixtures/golden/pipeline.*.
 final class GoldenReportTests: XCTestCase {
@@ -48,6 +48,8 @@ final class GoldenReportTests: XCTestCase {
         _ = try git(repo, ["commit", "-q", "-m", "app"])
         // A blob no commit reaches.
         _ = try git(repo, ["hash-object", "-w", "--stdin"], input: "left = \"\(TestRules.token)\"\n")
+        // A key in a commit message (history's commit-text provenance).
+        _ = try git(repo, ["commit", "-q", "--allow-empty", "-m", "rotate\n\nold = \"\(TestRules.token)\""])
         // A staged change.
         tree.write("repo/src/settings.py", "KEY = \"\(TestRules.canary)9\"\n")
         _ = try git(repo, ["add", "src/settings.py"])

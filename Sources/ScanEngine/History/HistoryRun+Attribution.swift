@@ -18,6 +18,7 @@ extension HistoryRun {
     /// moved into an existing file is new there.
     mutating func attribute(_ c: CommitChanges) {
         stats.commits += 1
+        scanner.progress.commitsDone.add(1, ordering: .relaxed)  // the progress line's count (ProgressLine)
         // Per parent, the secrets the commit's deletions held, worked out on first need.
         var deleted: [Int: Set<SecretKey>] = [:]
         for ch in c.changes where !ch.isDeletion {
@@ -27,6 +28,11 @@ extension HistoryRun {
                     notes.append("\(path): submodule (gitlink) entry, first seen in commit \(c.commit.id.hex); its history is not part of this repository and was skipped")
                 }
                 continue
+            }
+            // The path stage: a path-only rule reports the commit that adds the path (absent
+            // from every parent), whatever the blob holds.
+            if !scanner.ruleSet.pathOnlyRules.isEmpty, ch.oldBlobs.allSatisfy(\.isZero) {
+                reportPathOnlyRules(c, ch)
             }
             guard let entry = cache[ch.newBlob], !entry.findings.isEmpty else { continue }
             var before = Set<SecretKey>()
@@ -50,6 +56,21 @@ extension HistoryRun {
                     findings.append(finding)
                 }
             }
+        }
+    }
+
+    /// The path-only rules' findings for a path `c` adds (`PathOnlyRules`).
+    mutating func reportPathOnlyRules(_ c: CommitChanges, _ ch: TreeChange) {
+        let provenance = Provenance.commitBlob(.init(commit: c.commit.id.hex, author: c.commit.author, email: c.commit.email,
+                                                     date: c.commit.date, blob: ch.newBlob.hex, path: ch.path))
+        let path = HistoryRun.displayPath(ch.path)
+        var failures: [RuleFailure] = []
+        let hashes = pathHashes
+        findings += PathOnlyRules.findings(scanner.ruleSet, provenance: provenance, commit: c.commit.id.hex, scratch: scratch,
+                                           hash: { hashes.hash($0) }, builder: &builder, onFailure: { failures.append($0) })
+        for failure in failures {
+            let text = failure.describe(ruleId: scanner.ruleSet.rules[failure.ruleIndex].id, unit: "file")
+            if settleFailures.insert(path + "\u{0}" + text).inserted { issues.append(ScanIssue(path: path, message: text)) }
         }
     }
 

@@ -21,6 +21,8 @@ struct HistoryRun {
     let scratch: MatchScratch
     /// Patterns that gave up while settling, once per blob, place and message.
     var settleFailures = Set<String>()
+    /// The keyed hash of paths a path-only rule reports (`PathOnlyRules`).
+    let pathHashes: SecretHashMemo
 
     init(scanner: HistoryScanner, git: Git) {
         self.scanner = scanner
@@ -30,6 +32,7 @@ struct HistoryRun {
         mergeDeletions = MergeDeletions(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
         scratch = scanner.ruleSet.makeScratch()
         builder = FindingBuilder(options: scanner.options)
+        pathHashes = SecretHashMemo(key: scanner.options.hashKey)
     }
 
     /// A git path for reports: invalid UTF-8 bytes as `\xNN` (as the folder scanner shows

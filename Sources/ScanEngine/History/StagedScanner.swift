@@ -86,11 +86,20 @@ public final class StagedScanner {
         let pipeline = BufferPipeline(ruleSet: ruleSet, options: options)
         var builder = FindingBuilder(options: options)
         var failedRules = Set<[Int]>()
+        let pathScratch = ruleSet.makeScratch()
 
         var changes: [StagedChange] = []
         for ch in listed where !ch.isDeletion {
             let path = PathText.display(ch.path)
             if ch.isGitlink { notes.append("\(path): submodule (gitlink) entry; not scanned"); continue }
+            // The path stage: a path-only rule reports a path new in the index (added, or
+            // renamed there), whatever its bytes.
+            if ch.oldBlob.isZero || ch.oldPath != nil {
+                result.findings += PathOnlyRules.findings(ruleSet, provenance: .staged(path: ch.path), scratch: pathScratch,
+                                                          hash: { pipeline.scanner.secretHash($0) }, builder: &builder, onFailure: { failure in
+                    result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "file")))
+                })
+            }
             // A symlink (mode 120000) is scanned too: its blob is the target text, which `history`
             // scans, and a key can be committed as a link target as well as in a file.
             if ch.oldBlob == ch.newBlob { continue }  // a pure rename or mode change adds nothing

@@ -4,14 +4,20 @@ import ScanRules
 /// Makes every `Finding`, whatever the input: rule, location and secret hash in, the one
 /// fingerprint (`SecretHasher.fingerprint(rule:location:secretHash:)`) computed, and the
 /// suppressions applied in the pipeline's order (allowlist or inline marker, decided
-/// earlier and handed in; then the baseline), each counted, never dropped silently.
+/// earlier and handed in; then the baseline: keyshape fingerprints, then gitleaks' entries
+/// naming rule, path, line and commit), each counted, never dropped silently. Every consumer
+/// of findings (reports, baselines written, the datastore) sees the same suppression.
 /// One per scanner (not shared between threads).
 struct FindingBuilder {
     let baseline: Set<String>
+    /// gitleaks' baselines (`.gitleaksignore` lines, a gitleaks JSON report): places, not
+    /// fingerprints, so they are checked against the finding made.
+    let baselineEntries: [BaselineEntry]
     var suppressed: SuppressionTally
 
     init(options: ScanOptions) {
         baseline = options.baseline
+        baselineEntries = options.baselineEntries
         suppressed = SuppressionTally(keep: options.keepSuppressed)
     }
 
@@ -25,6 +31,11 @@ struct FindingBuilder {
                                 confidence: rule.confidence(checksum: checksum), checksum: checksum, severity: rule.effectiveSeverity) }
         if let suppression { suppressed.add(suppression, finding); return nil }
         if baseline.contains(fingerprint) { suppressed.add(.baseline, finding); return nil }
+        if !baselineEntries.isEmpty {
+            let made = finding()
+            if baselineEntries.contains(where: { $0.covers(made) }) { suppressed.add(.baseline, { made }); return nil }
+            return made
+        }
         return finding()
     }
 }

@@ -33,6 +33,16 @@ public struct Rule: Sendable {
     public var remediation: String?
     /// The provider's documentation of the credential (`docs`, a URL).
     public var docs: String?
+    /// gitleaks' path-only rule (`path` and no `regex`): a file whose path matches is itself
+    /// the finding (a `.p12` holds keys whatever its bytes look like). Its `regex` is a
+    /// placeholder the matcher never runs.
+    public var pathOnly = false
+    /// gitleaks' `[[rules.required]]`: this rule reports a match only when each of these
+    /// rules also matches in the same buffer, within the window each one gives.
+    public var required: [RequiredRule] = []
+    /// gitleaks' `skipReport`: the rule only serves as another rule's required component
+    /// and reports nothing itself.
+    public var skipReport = false
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],
@@ -78,6 +88,22 @@ extension Rule {
         case false?: return .low
         case nil: return defaultConfidence
         }
+    }
+}
+
+/// One `[[rules.required]]` entry: a rule that must also match near the primary match.
+/// `withinLines` bounds the distance between the two matches' first lines, `withinColumns`
+/// the distance between their first columns (both: a rectangle; neither: anywhere in the
+/// buffer), as gitleaks measures them.
+public struct RequiredRule: Sendable, Hashable {
+    public var id: String
+    public var withinLines: Int?
+    public var withinColumns: Int?
+
+    public init(id: String, withinLines: Int? = nil, withinColumns: Int? = nil) {
+        self.id = id
+        self.withinLines = withinLines
+        self.withinColumns = withinColumns
     }
 }
 

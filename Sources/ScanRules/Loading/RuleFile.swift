@@ -8,6 +8,10 @@ public struct RuleFile: Sendable {
     public var disabledRules: [String] = []
     /// `[extend] useDefault` as written (nil when absent).
     public var useDefault: Bool?
+    /// `[extend] path` as written: the base config this one extends (the CLI reads it).
+    public var extendPath: String?
+    /// Where `[extend] disabledRules` was written, for the warning about ids no rule has.
+    public var disabledRulesPosition: SourcePosition?
     /// Everything under `[scan]` (settings are the config file's business, read by the CLI).
     public var settings: TOMLTable?
     public var warnings: [RuleLoadWarning] = []
@@ -48,9 +52,12 @@ public enum RuleLoader {
                 for k in ext.keys {
                     switch k {
                     case "useDefault": result.useDefault = try reader.bool(ext, k)
-                    case "disabledRules": result.disabledRules = try reader.strings(ext, k)
-                    case "path", "url":
-                        reader.warn(ext, k, "`[extend] \(k)` is not followed; pass the base file with --rules instead")
+                    case "disabledRules":
+                        result.disabledRules = try reader.strings(ext, k)
+                        result.disabledRulesPosition = reader.position(ext, k)
+                    case "path": result.extendPath = try reader.string(ext, k)
+                    case "url":
+                        reader.warn(ext, k, "`[extend] url` is not followed (keyshape never fetches); pass the base file with --rules instead")
                     default: reader.warn(ext, k, "unknown key in [extend] (ignored)")
                     }
                 }
@@ -102,20 +109,39 @@ public enum RuleLoader {
         let start = SourcePosition(file: reader.file, line: t.position?.line ?? 0, column: t.position?.column ?? 1)
         guard t["id"] != nil else { throw RuleLoadError(start, "rule has no `id`") }
         let id = try reader.string(t, "id")
-        guard t["regex"] != nil else {
-            throw RuleLoadError(start, "\(RuleLoader.named(id)) has no `regex` (path-only rules are not supported)")
-        }
-        let pattern = try reader.string(t, "regex")
         let regex: Regex
-        do {
-            regex = try Regex(pattern, startLimit: true, deferred: reader.deferCompile)
-        } catch let e as Regex.CompileError {
-            throw RuleLoadError(reader.position(t, "regex"), "\(RuleLoader.named(id)): invalid regex: \(e.message) at offset \(e.offset)")
+        let pathOnly = t["regex"] == nil
+        if pathOnly {
+            // gitleaks' path-only rule: the file is the finding. Its placeholder pattern is
+            // never run (RuleSet keeps such rules out of the keyword index).
+            guard t["path"] != nil else { throw RuleLoadError(start, "\(RuleLoader.named(id)) has no `regex` (and no `path`, as a path-only rule would)") }
+            regex = try Regex("(*FAIL)", deferred: true)
+        } else {
+            regex = try reader.compileRule(try reader.string(t, "regex"), t, id: id)
         }
         var rule = Rule(id: id, description: id, regex: regex, source: start)
+        rule.pathOnly = pathOnly
         for key in t.keys {
             switch key {
             case "id", "regex": break
+            case "skipReport": rule.skipReport = try reader.bool(t, key)
+            case "required":
+                for r in try reader.tables(t, key) {
+                    let at = SourcePosition(file: reader.file, line: r.position?.line ?? start.line, column: r.position?.column ?? 1)
+                    guard r["id"] != nil else { throw RuleLoadError(at, "\(RuleLoader.named(id)): a `[[rules.required]]` entry has no `id`") }
+                    var required = RequiredRule(id: try reader.string(r, "id"))
+                    for k in r.keys {
+                        switch k {
+                        case "id": break
+                        case "withinLines", "withinColumns":
+                            let n = try reader.integer(r, k)
+                            guard n >= 0 else { throw RuleLoadError(reader.position(r, k), "\(RuleLoader.named(id)): `\(k)` must not be negative") }
+                            if k == "withinLines" { required.withinLines = n } else { required.withinColumns = n }
+                        default: reader.warn(r, k, "\(RuleLoader.named(id)): unknown key in `[[rules.required]]` (ignored)")
+                        }
+                    }
+                    rule.required.append(required)
+                }
             case "description": rule.description = try reader.string(t, key)
             case "secretGroup":
                 let g = try reader.integer(t, key)
@@ -127,7 +153,7 @@ public enum RuleLoader {
             case "keywords": rule.keywords = try reader.strings(t, key).map { $0.lowercased() }.filter { !$0.isEmpty }
             case "path":
                 let p = try reader.string(t, key)
-                do { rule.path = try Regex(p, deferred: reader.deferCompile) } catch let e as Regex.CompileError {
+                do { rule.path = try Regex.compilingRE2(p, deferred: reader.deferCompile) } catch let e as Regex.CompileError {
                     throw RuleLoadError(reader.position(t, key), "\(RuleLoader.named(id)): invalid path regex: \(e.message) at offset \(e.offset)")
                 }
             case "tags": rule.tags = try reader.strings(t, key)
@@ -239,8 +265,57 @@ struct TableReader {
         }
     }
     func compile(_ pattern: String, _ t: TOMLTable, _ key: String) throws -> Regex {
-        do { return try Regex(pattern, deferred: deferCompile) } catch let e as Regex.CompileError {
+        do { return try Regex.compilingRE2(pattern, deferred: deferCompile) } catch let e as Regex.CompileError {
             throw RuleLoadError(position(t, key), "invalid regex in `\(key)`: \(e.message) at offset \(e.offset)")
         }
+    }
+
+    /// A rule's `regex`, with the start limit the matcher's keyword windows need.
+    func compileRule(_ pattern: String, _ t: TOMLTable, id: String) throws -> Regex {
+        do { return try Regex.compilingRE2(pattern, startLimit: true, deferred: deferCompile) } catch let e as Regex.CompileError {
+            throw RuleLoadError(position(t, "regex"), "\(RuleLoader.named(id)): invalid regex: \(e.message) at offset \(e.offset)")
+        }
+    }
+}
+
+extension Regex {
+    /// Compiles `pattern` as PCRE2; when PCRE2 refuses it, as RE2 syntax (gitleaks' engine)
+    /// translated to PCRE2 (RE2Translation). A pattern PCRE2 accepts keeps PCRE2's meaning;
+    /// one neither reads is an error with PCRE2's message about the pattern as written.
+    /// Deferred patterns (keyshape's own, compiled by its tests) are taken as written.
+    static func compilingRE2(_ pattern: String, startLimit: Bool = false, deferred: Bool) throws -> Regex {
+        if deferred { return try Regex(pattern, startLimit: startLimit, deferred: true) }
+        do {
+            return try Regex(pattern, startLimit: startLimit)
+        } catch let original as Regex.CompileError {
+            let translated = RE2Translation.translate(pattern)
+            guard translated != pattern, let regex = try? Regex(translated, startLimit: startLimit) else { throw original }
+            return regex
+        }
+    }
+}
+
+extension RuleFile {
+    /// Warnings about ids that files name and no loaded rule has: a `disabledRules` entry (a
+    /// gitleaks config written for gitleaks' pack names ids keyshape's pack spells otherwise;
+    /// the rule it meant stays on) and a `[[rules.required]]` id (its rule can never report).
+    /// Notes, not errors: gitleaks loads such configs too.
+    public static func unknownIdWarnings(_ files: [RuleFile]) -> [RuleLoadWarning] {
+        var known = Set<String>()
+        for file in files { for rule in file.rules { known.insert(rule.id) } }
+        var warnings: [RuleLoadWarning] = []
+        for file in files {
+            for id in file.disabledRules where !known.contains(id) {
+                warnings.append(RuleLoadWarning(position: file.disabledRulesPosition ?? SourcePosition(file: "", line: 0),
+                                                message: "`[extend] disabledRules` names \(RuleLoader.named(id)), which no loaded rule has"))
+            }
+            for rule in file.rules {
+                for required in rule.required where !known.contains(required.id) {
+                    warnings.append(RuleLoadWarning(position: rule.source,
+                                                    message: "\(RuleLoader.named(rule.id)) requires \(RuleLoader.named(required.id)), which no loaded rule has: it can never report"))
+                }
+            }
+        }
+        return warnings
     }
 }

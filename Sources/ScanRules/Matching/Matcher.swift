@@ -118,6 +118,20 @@ public final class Matcher {
     public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
                      reference: HitReference? = nil, continues: Bool = false,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
+        // gitleaks' composite rules: decided once every rule has run on the buffer.
+        guard let composites = ruleSet.composites else {
+            scanRules(buffer, context: context, accept: accept, reference: reference, continues: continues, onMatch: onMatch, onFailure: onFailure)
+            return
+        }
+        var collected: [RuleMatch] = []
+        scanRules(buffer, context: context, accept: accept, reference: reference, continues: continues,
+                  onMatch: { collected.append($0) }, onFailure: onFailure)
+        for m in composites.resolve(collected, in: buffer) { onMatch(m) }
+    }
+
+    private func scanRules(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
+                           reference: HitReference?, continues: Bool,
+                           onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
         hits.removeAll(keepingCapacity: true)
         cutShort.removeAll(keepingCapacity: true)

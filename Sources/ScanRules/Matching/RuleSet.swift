@@ -22,8 +22,11 @@ public final class RuleSet: @unchecked Sendable {
         var pairs: [(keyword: Int32, rule: Int32)] = []
         pairs.reserveCapacity(rules.count * 2)
         var unconditional: [Int] = []
+        var pathOnly: [Int] = []
         // By index: `enumerated()` copied every Rule (a retain and release per field).
         for index in rules.indices {
+            // gitleaks compatibility: a path-only rule never runs on bytes (see pathOnlyRules).
+            if rules[index].pathOnly { pathOnly.append(index); continue }
             let ruleKeywords = rules[index].keywords
             if ruleKeywords.isEmpty { unconditional.append(index); continue }
             let firstPair = pairs.count
@@ -52,10 +55,19 @@ public final class RuleSet: @unchecked Sendable {
         keywordRules = flat
         keywordRuleStart = starts
         unconditionalRules = unconditional
+        pathOnlyRules = pathOnly
+        composites = CompositeRules(rules)
         wholeFilePaths = allowlists.filter {
             $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
         }.flatMap(\.paths)
     }
+
+    /// gitleaks' path-only rules (`path`, no `regex`): the scanner reports a file whose path
+    /// one matches (`pathOnlyMatches`); the matcher never runs them.
+    public let pathOnlyRules: [Int]
+    /// `[[rules.required]]` and `skipReport` (gitleaks' composite rules), applied by the
+    /// matcher to each buffer's matches; nil when no rule uses them.
+    let composites: CompositeRules?
 
     /// The path patterns of global allowlists that have nothing but `paths` and aim at every
     /// rule: a file they match cannot yield a finding whatever its content.
