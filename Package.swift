@@ -38,6 +38,7 @@ let package = Package(
         // Archives (zip and its kin, tar with its compressors, ar) read member by member through
         // libarchive's callbacks, under limits that fail closed; a transform, not a scanner.
         .target(name: "Archives", dependencies: ["CArchive", "ScanCore"]),
+        .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
         .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto"]),
