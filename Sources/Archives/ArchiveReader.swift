@@ -52,12 +52,9 @@ public final class ArchiveReader {
         }
         switch source {
         case .bytes(let bytes):
-            try bytes.withUnsafeBytes { buffer in
-                if kind == nil { kind = ArchiveKind.sniff(buffer) }
-                let central = ArchiveKind.hasEndOfCentralDirectory(UnsafeRawBufferPointer(rebasing: buffer.suffix(ArchiveKind.tailLength)),
-                                                                    totalSize: Int64(buffer.count))
-                try run(.memory(buffer), centralDirectory: central, body)
-            }
+            try bytes.withUnsafeBytes { try readMemory($0, body) }
+        case .buffer(let buffer):
+            try readMemory(buffer, body)
         case .fileDescriptor(let fd):
             var info = stat()
             guard fstat(fd, &info) == 0 else {
@@ -82,6 +79,13 @@ public final class ArchiveReader {
             try run(.member(parent), centralDirectory: false, body)
         }
         return problems
+    }
+
+    private func readMemory(_ buffer: UnsafeRawBufferPointer, _ body: (ArchiveMember) throws -> Void) rethrows {
+        if kind == nil { kind = ArchiveKind.sniff(buffer) }
+        let central = ArchiveKind.hasEndOfCentralDirectory(UnsafeRawBufferPointer(rebasing: buffer.suffix(ArchiveKind.tailLength)),
+                                                            totalSize: Int64(buffer.count))
+        try run(.memory(buffer), centralDirectory: central, body)
     }
 
     private static func readHead(_ fd: Int32) -> [UInt8] {

@@ -3,6 +3,9 @@
 public enum ArchiveSource {
     /// Bytes in memory (a mapped or read file, a git blob).
     case bytes([UInt8])
+    /// Bytes in memory the caller owns (a mapped file, a blob buffer): must stay valid until
+    /// `forEachMember` returns; never copied.
+    case buffer(UnsafeRawBufferPointer)
     /// An open descriptor, read with pread from offset 0 and sought within (a regular file);
     /// a descriptor that cannot seek (a pipe) is read once, front to back. Not closed here.
     case fileDescriptor(Int32)

@@ -23,6 +23,10 @@ final class ArchiveFormatTests: XCTestCase {
         XCTAssertEqual(outcome.members["dir/stored.txt"], Array("stored member\n".utf8))
         XCTAssertEqual(outcome.members["dir/deflated.txt"], Array(Self.longText.utf8))
         XCTAssertLessThanOrEqual(outcome.largestChunk, 4096)
+        // The same from a buffer the caller owns.
+        let fromBuffer = zip.withUnsafeBytes { ArchiveWalk.read(.buffer($0)) }
+        XCTAssertEqual(fromBuffer.members, outcome.members)
+        XCTAssertEqual(fromBuffer.problems, [])
     }
 
     func testTarPlainAndWithEachCompressor() throws {
