@@ -97,8 +97,9 @@ public final class ArchiveMember {
         let limits = session.budget.limits
         let compressed = max(1, session.cursor.delivered - deliveredAtStart)
         if bytesRead > limits.ratioFloorBytes, bytesRead / compressed > limits.maxCompressionRatio {
+            // These bytes are still handed out (they were read and counted); the next read ends.
             session.memberStoppedEarly = true
-            return stop(ArchiveProblem(.ratioLimit, member: name))
+            _ = stop(ArchiveProblem(.ratioLimit, member: name))
         }
         return granted
     }

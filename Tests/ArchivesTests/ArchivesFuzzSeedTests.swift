@@ -17,8 +17,8 @@ final class ArchivesFuzzSeedTests: XCTestCase {
             let bytes = [UInt8](try Data(contentsOf: Self.seeds.appendingPathComponent(name)))
             members += ArchivesFuzzChecks.check(bytes)
         }
-        // Every seed but the encrypted one holds at least one readable member.
-        XCTAssertGreaterThanOrEqual(members, names.count - 1)
+        // The ten archives the seed script writes hold readable members (crash inputs may not).
+        XCTAssertGreaterThanOrEqual(members, 10)
     }
 
     /// Each seed is the kind its name says, so the fuzzer really starts from every parser.
