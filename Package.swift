@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto"]),
+        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
         .target(name: "StandardStreams"),
