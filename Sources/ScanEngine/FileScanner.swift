@@ -53,7 +53,7 @@ final class FileScanner {
         }
         do {
             try reader.read(entry, limit: options.maxFileSize) { chunk in
-                if chunk.fileOffset == 0, options.maxArchiveDepth > 0, let kind = ArchiveKind.sniff(fileDescriptor: chunk.fileDescriptor) {
+                if chunk.fileOffset == 0, options.maxArchiveDepth > 0, let kind = archiveKind(chunk) {
                     scanArchive(fileDescriptor: chunk.fileDescriptor, entry: entry)
                     // An archive from its first byte is its members. A zip found only by its
                     // end record (a self-extractor) is read as bytes too: the stub in front
@@ -107,6 +107,14 @@ final class FileScanner {
         } catch {
             issues.append(ScanIssue(path: entry.displayPath, message: "read failed"))
         }
+    }
+
+    /// The archive a file's first chunk shows: by its magic number, or for a binary file also
+    /// by a zip end record at the end (a self-extractor). Text files are not read at the end:
+    /// that would cost every source file a second read for a case binaries hold.
+    private func archiveKind(_ chunk: Chunk) -> ArchiveKind? {
+        if let kind = ArchiveKind.sniff(head: chunk.bytes, tail: nil, totalSize: nil) { return kind }
+        return chunk.isBinary ? ArchiveKind.sniff(fileDescriptor: chunk.fileDescriptor) : nil
     }
 
     /// The hook for archives found by content: every member through the same pipeline

@@ -95,6 +95,23 @@ final class ArchiveScanTests: XCTestCase {
         XCTAssertEqual(errors.first?["path"] as? String, "libs.zip!middle.war!inner.jar", shallow.stdout)
     }
 
+    /// A zip appended to a binary stub (a self-extracting installer): the members are read
+    /// through the end record, and the stub in front is still scanned as the file's bytes.
+    /// (A member zip stores rather than deflates is seen in the raw bytes too: a second finding.)
+    func testSelfExtractorStubAndMembers() throws {
+        let dir = TempDir()
+        let stubKey = "sk_live_" + String(key.dropFirst(8).reversed())
+        dir.write("w/config.txt", "k=\(key)\n")
+        sh(dir, "cd w && zip -q -9 ../payload.zip config.txt && cd .. && printf 'MZ\\000\\000stub key=\(stubKey)\\000\\000' > installer.exe && cat payload.zip >> installer.exe && rm -r w payload.zip")
+        let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        assertNoFragment(of: stubKey, in: r.stdout, "stdout")
+        let locations = try json(r).findings.compactMap { $0["location"] as? [String: Any] }
+        XCTAssertTrue(locations.contains { $0["archive"] as? [String] == ["config.txt"] && $0["line"] as? Int == 1 && $0["column"] as? Int == 3 }, r.stdout)
+        XCTAssertTrue(locations.contains { $0["archive"] == nil && $0["fileOffset"] as? Int == 13 }, r.stdout)
+    }
+
     /// Depth 0: archives are bytes again (a stored member's key is found in the zip's raw
     /// bytes, as before archives were opened).
     func testDepthZeroScansTheRawBytes() throws {
