@@ -18,6 +18,8 @@ let package = Package(
                        providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive",
+                       providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
 
         // Formats and value types.
         .target(name: "TOML"),
@@ -33,9 +35,13 @@ let package = Package(
         .target(name: "ObjectFiles"),
         // libFuzzer harness for the object-file parsers; a plain build makes a seed replayer.
         .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"]),
+        // Archives (zip and its kin, tar with its compressors, ar) read member by member through
+        // libarchive's callbacks, under limits that fail closed; a transform, not a scanner.
+        .target(name: "Archives", dependencies: ["CArchive", "ScanCore"]),
+        .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto"]),
+        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
         .target(name: "StandardStreams"),
@@ -82,6 +88,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
+        .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore", "TOML"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),

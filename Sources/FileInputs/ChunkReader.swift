@@ -55,6 +55,11 @@ public final class ChunkReader {
     /// the chunk is not the last before the end or a hole.
     public func resume(at offset: Int) { pendingResume = offset }
 
+    /// Called from `read`'s body: no chunk follows this one; `read` returns after the body
+    /// (a file opened as an archive was read through its members instead).
+    public func stop() { stopRequested = true }
+    private var stopRequested = false
+
     public static let sniffLength = 8192
 
     /// Whether content looks binary: a NUL byte in its first 8 KiB, as git and ripgrep
@@ -131,8 +136,10 @@ public final class ChunkReader {
             let final = eof || holeAhead
             let acceptEnd = final ? filled : filled - overlap
             pendingResume = nil
+            stopRequested = false
             body(Chunk(bytes: UnsafeRawBufferPointer(rebasing: storage[0..<filled]), fileOffset: bufferStart,
                        accept: acceptStart..<acceptEnd, isBinary: isBinary!, isLast: eof, fileDescriptor: fd))
+            if stopRequested { return }
             if eof {
                 if tooLarge { throw ChunkReader.overLimit(limit) }
                 return

@@ -1,3 +1,4 @@
+import Archives
 import FileInputs
 import ObjectFiles
 import ScanCore
@@ -61,6 +62,17 @@ final class FileScanner {
         }
         do {
             try reader.read(entry, limit: options.maxFileSize) { chunk in
+                if chunk.fileOffset == 0, options.maxArchiveDepth > 0, let kind = archiveKind(chunk) {
+                    scanArchive(fileDescriptor: chunk.fileDescriptor, entry: entry)
+                    // An archive from its first byte is its members. A zip found only by its
+                    // end record (a self-extractor) is read as bytes too: the stub in front
+                    // is the file's own content.
+                    if kind != .zip || ArchiveKind.sniff(head: chunk.bytes, tail: nil, totalSize: nil) == .zip {
+                        binary = true
+                        reader.stop()
+                        return
+                    }
+                }
                 binary = chunk.isBinary
                 if chunk.isBinary && layout == nil {
                     beforeLayout?(entry)
@@ -104,6 +116,31 @@ final class FileScanner {
         } catch {
             issues.append(ScanIssue(path: entry.displayPath, message: "read failed"))
         }
+    }
+
+    /// The archive a file's first chunk shows: by its magic number, or for a binary file also
+    /// by a zip end record at the end (a self-extractor). Text files are not read at the end:
+    /// that would cost every source file a second read for a case binaries hold.
+    private func archiveKind(_ chunk: Chunk) -> ArchiveKind? {
+        if let kind = ArchiveKind.sniff(head: chunk.bytes, tail: nil, totalSize: nil) { return kind }
+        return chunk.isBinary ? ArchiveKind.sniff(fileDescriptor: chunk.fileDescriptor) : nil
+    }
+
+    /// The hook for archives found by content: every member through the same pipeline
+    /// (`ArchiveMemberScan`), its findings at `path!member…`, each archive problem an error
+    /// entry at the member chain.
+    private func scanArchive(fileDescriptor fd: Int32, entry: FileEntry) {
+        let archives = ArchiveMemberScan(pipeline: pipeline, options: options)
+        let outcome = archives.scan(.fileDescriptor(fd), contextPath: entry.displayPath, onFinding: { f in
+            record(f, fileOffset: 0, entry: entry)
+        }, onFailure: { failure, members in
+            let id = pipeline.rules[failure.ruleIndex].id
+            issues.append(ScanIssue(path: ArchiveMemberScan.path(entry.displayPath, members), message: failure.describe(ruleId: id, unit: "member")))
+        }, onProblem: { members, message in
+            issues.append(ScanIssue(path: ArchiveMemberScan.path(entry.displayPath, members), message: message))
+        })
+        stats.bytes += outcome.bytes
+        progress?.bytesDone.add(outcome.bytes, ordering: .relaxed)
     }
 
     /// - Parameter chunkOffset: the file offset of the chunk the finding's range is in.

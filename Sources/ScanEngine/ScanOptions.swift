@@ -25,6 +25,11 @@ public struct ScanOptions: Sendable {
     /// for the summary only: scanning never reads these.
     public var configFiles: [String] = []
     public var ignoredConfigFiles: [String] = []
+    /// Archives found by content are opened to this depth (0: not opened, scanned as bytes);
+    /// see Archives/ArchiveLimits for why 4.
+    public var maxArchiveDepth = 4
+    /// What one top-level archive may expand to, all nesting levels counted (1 GiB).
+    public var maxArchiveSize = 1 << 30
     /// Size of the bounded read buffer per worker.
     public var chunkSize = 8 << 20
 

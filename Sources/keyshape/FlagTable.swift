@@ -97,6 +97,14 @@ enum FlagTable {
             guard let n = parseSize(v) else { throw UsageError(message: "--max-file-size: expected a size such as 100MiB, 2G or 4096") }
             inv.maxFileSize = n
         },
+        Flag(name: "--max-archive-depth", short: nil, value: "N", help: "open archives (zip and its kin, tar, ar) nested up to N deep; 0: do not open archives (default 4)", commands: scanning) { inv, v in
+            guard let n = Int(v), n >= 0, n <= 64 else { throw UsageError(message: "--max-archive-depth: expected a number from 0 to 64") }
+            inv.maxArchiveDepth = n
+        },
+        Flag(name: "--max-archive-size", short: nil, value: "SIZE", help: "what one archive may expand to, every nesting level counted (default 1GiB; K, M, G suffixes)", commands: scanning) { inv, v in
+            guard let n = parseSize(v), n > 0 else { throw UsageError(message: "--max-archive-size: expected a size such as 1GiB, 512M or 4096") }
+            inv.maxArchiveSize = n
+        },
         Flag(name: "--follow", short: "L", value: nil, help: "follow symbolic links inside folders (loops are detected)", commands: [.scan]) { inv, _ in inv.followSymlinks = true },
         Flag(name: "--min-string-length", short: nil, value: "N", help: "shortest printable run taken from binary files (default 8)", commands: [.scan, .history, .staged]) { inv, v in
             guard let n = Int(v), n >= 4, n <= 1024 else { throw UsageError(message: "--min-string-length: expected a number from 4 to 1024") }

@@ -47,6 +47,9 @@ struct Invocation {
     var jobs: Int?
     var progress: Bool?
     var maxFileSize: Int?
+    /// `--max-archive-depth N` (0: archives are scanned as plain bytes) and `--max-archive-size SIZE`.
+    var maxArchiveDepth: Int?
+    var maxArchiveSize: Int?
     var followSymlinks = false
     var minStringLength: Int?
     var requireExamples = false

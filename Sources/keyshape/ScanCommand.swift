@@ -68,6 +68,8 @@ enum ScanCommand {
         options.configFiles = (rules.gitleaksConfig.map { [$0] } ?? []) + (config.path.map { [$0] } ?? [])
         options.ignoredConfigFiles = config.ignored.map { [$0] } ?? []
         options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
+        options.maxArchiveDepth = inv.maxArchiveDepth ?? options.maxArchiveDepth
+        options.maxArchiveSize = inv.maxArchiveSize ?? options.maxArchiveSize
         options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
         options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
         options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""

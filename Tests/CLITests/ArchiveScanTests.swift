@@ -1,0 +1,201 @@
+import Foundation
+import XCTest
+
+/// `keyshape scan` opens archives found by content (zip and its kin, tar with each
+/// compressor, ar) and reports a key inside at its member path, with the member's own line
+/// and column or binary place; hostile archives are error entries and exit 2.
+final class ArchiveScanTests: XCTestCase {
+    /// A Stripe-shaped key made at run time (mixed case and digits in every 8 bytes).
+    let key: String = {
+        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
+        return "sk_live_" + String((0..<28).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
+    }()
+
+    func sh(_ dir: TempDir, _ script: String, file: StaticString = #filePath, line: UInt = #line) {
+        let r = runProcess("/bin/sh", ["-c", "set -e; " + script], cwd: dir.path)
+        XCTAssertEqual(r.status, 0, "\(script): \(r.stderr)", file: file, line: line)
+    }
+
+    func json(_ r: Run, file: StaticString = #filePath, line: UInt = #line) throws -> (findings: [[String: Any]], errors: [[String: Any]]) {
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr, file: file, line: line)
+        return (object["findings"] as? [[String: Any]] ?? [], object["errors"] as? [[String: Any]] ?? [])
+    }
+
+    func assertNoKey(_ r: Run, file: StaticString = #filePath, line: UInt = #line) {
+        assertNoFragment(of: key, in: r.stdout, "stdout", file: file, line: line)
+        assertNoFragment(of: key, in: r.stderr, "stderr", file: file, line: line)
+    }
+
+    /// The contract's example: a Mach-O inside an .ipa layout, deflated and stored.
+    func testMachOInsideAnIpaIsFoundAtItsMemberPathAndSection() throws {
+        for method in ["-9", "-0"] {
+            let dir = TempDir()
+            sh(dir, "mkdir -p build/Payload/App.app dist && cp '\(Repo.path("Fixtures/binaries/macho/keys-arm64-ios.o"))' build/Payload/App.app/App && printf '<plist/>' > build/Payload/App.app/Info.plist && cd build && zip -q \(method) -r ../dist/App.ipa Payload && cd .. && rm -r build")
+            let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress"])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            let (findings, errors) = try json(r)
+            XCTAssertEqual(errors.count, 0, r.stdout)
+            let location = try XCTUnwrap(findings.first { $0["rule"] as? String == "stripe-live-secret-key" }?["location"] as? [String: Any], r.stdout)
+            XCTAssertEqual(location["path"] as? String, "dist/App.ipa", method)
+            XCTAssertEqual(location["archive"] as? [String], ["Payload/App.app/App"], method)
+            XCTAssertEqual(location["format"] as? String, "mach-o")
+            XCTAssertEqual(location["arch"] as? String, "arm64")
+            XCTAssertEqual(location["section"] as? String, "__TEXT,__cstring")
+            XCTAssertEqual(location["fileOffset"] as? Int, 788, "the offset within the member, as for the file itself")
+            let text = keyshape(["scan", dir.path, "--no-progress"])
+            XCTAssertTrue(text.stdout.contains("dist/App.ipa!Payload/App.app/App:arm64:__TEXT,__cstring+0x314: stripe-live-secret-key"), text.stdout)
+        }
+    }
+
+    func testTextMemberOfATarGz() throws {
+        let dir = TempDir()
+        dir.write("src/pkg/config/app.env", "# settings\nDEBUG=0\nSTRIPE_KEY=\(key)\n")
+        sh(dir, "cd src && tar -czf ../pkg.tgz pkg && cd .. && rm -r src")
+        let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        let location = try XCTUnwrap(try json(r).findings.first?["location"] as? [String: Any], r.stdout)
+        XCTAssertEqual(location["path"] as? String, "pkg.tgz")
+        XCTAssertEqual(location["archive"] as? [String], ["pkg/config/app.env"])
+        XCTAssertEqual(location["line"] as? Int, 3)
+        XCTAssertEqual(location["column"] as? Int, 12)
+        let text = keyshape(["scan", dir.path, "--no-progress"])
+        XCTAssertTrue(text.stdout.hasPrefix("pkg.tgz!pkg/config/app.env:3:12: "), text.stdout)
+    }
+
+    /// A .deb is ar holding tars: the key is two levels in.
+    func testDebianPackage() throws {
+        let dir = TempDir()
+        dir.write("root/DEBIAN/control", "Package: demo\nVersion: 1.0\nArchitecture: all\nMaintainer: nobody <nobody@example.invalid>\nDescription: demo\n")
+        dir.write("root/usr/share/demo/settings.conf", "key = \(key)\n")
+        sh(dir, "dpkg-deb --build -Zgzip --root-owner-group root demo.deb >/dev/null && rm -r root")
+        let r = keyshape(["scan", dir.path, "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        XCTAssertTrue(r.stdout.hasPrefix("demo.deb!data.tar.gz!./usr/share/demo/settings.conf:1:7: stripe-live-secret-key"), r.stdout)
+    }
+
+    func testNestedThreeDeep() throws {
+        let dir = TempDir()
+        dir.write("w/application.properties", "name=demo\nmode=live\napi.key=\(key)\n")
+        sh(dir, "cd w && zip -q -9 inner.jar application.properties && zip -q -0 middle.war inner.jar && zip -q -9 ../libs.zip middle.war && cd .. && rm -r w")
+        let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let location = try XCTUnwrap(try json(r).findings.first?["location"] as? [String: Any], r.stdout)
+        XCTAssertEqual(location["archive"] as? [String], ["middle.war", "inner.jar", "application.properties"])
+        XCTAssertEqual(location["line"] as? Int, 3)
+        XCTAssertEqual(location["column"] as? Int, 9)
+        let text = keyshape(["scan", dir.path, "--no-progress"])
+        XCTAssertTrue(text.stdout.hasPrefix("libs.zip!middle.war!inner.jar!application.properties:3:9: "), text.stdout)
+        // Two levels allowed: the jar is not opened, and that is an error, not a silence.
+        let shallow = keyshape(["scan", dir.path, "--max-archive-depth", "2", "--format", "json", "--no-progress"])
+        XCTAssertEqual(shallow.status, 2, shallow.stderr)
+        let (findings, errors) = try json(shallow)
+        XCTAssertEqual(findings.count, 0, shallow.stdout)
+        XCTAssertEqual(errors.first?["path"] as? String, "libs.zip!middle.war!inner.jar", shallow.stdout)
+    }
+
+    /// A zip appended to a binary stub (a self-extracting installer): the members are read
+    /// through the end record, and the stub in front is still scanned as the file's bytes.
+    /// (A member zip stores rather than deflates is seen in the raw bytes too: a second finding.)
+    func testSelfExtractorStubAndMembers() throws {
+        let dir = TempDir()
+        let stubKey = "sk_live_" + String(key.dropFirst(8).reversed())
+        dir.write("w/config.txt", "k=\(key)\n")
+        sh(dir, "cd w && zip -q -9 ../payload.zip config.txt && cd .. && printf 'MZ\\000\\000stub key=\(stubKey)\\000\\000' > installer.exe && cat payload.zip >> installer.exe && rm -r w payload.zip")
+        let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        assertNoFragment(of: stubKey, in: r.stdout, "stdout")
+        let locations = try json(r).findings.compactMap { $0["location"] as? [String: Any] }
+        XCTAssertTrue(locations.contains { $0["archive"] as? [String] == ["config.txt"] && $0["line"] as? Int == 1 && $0["column"] as? Int == 3 }, r.stdout)
+        XCTAssertTrue(locations.contains { $0["archive"] == nil && $0["fileOffset"] as? Int == 13 }, r.stdout)
+    }
+
+    /// Depth 0: archives are bytes again (a stored member's key is found in the zip's raw
+    /// bytes, as before archives were opened).
+    func testDepthZeroScansTheRawBytes() throws {
+        let dir = TempDir()
+        dir.write("w/key.txt", "k=\(key)\n")
+        sh(dir, "cd w && zip -q -0 ../stored.zip key.txt && cd .. && rm -r w")
+        let r = keyshape(["scan", dir.path, "--max-archive-depth", "0", "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let location = try XCTUnwrap(try json(r).findings.first?["location"] as? [String: Any], r.stdout)
+        XCTAssertEqual(location["path"] as? String, "stored.zip")
+        XCTAssertNil(location["archive"])
+    }
+
+    /// Every hostile case is an error entry naming the archive and member, the readable
+    /// member's key is still reported, and the run exits 2.
+    func testHostileArchivesAreErrorsAndExitTwo() throws {
+        let dir = TempDir()
+        dir.write("w/plain.txt", "k=\(key)\n")
+        dir.write("w/locked.txt", "nothing to see\n")
+        sh(dir, """
+            cd w
+            zip -q -P not-a-real-password ../encrypted.zip locked.txt && zip -q ../encrypted.zip plain.txt
+            head -c 67108864 /dev/zero > zeros.bin && zip -q -9 ../bomb.zip zeros.bin && rm zeros.bin
+            printf 'x%.0s' $(seq 1 3000) > a.txt && tar -cf full.tar a.txt && head -c 2000 full.tar > ../cut.tar
+            cd .. && rm -r w
+            """)
+        let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        assertNoKey(r)
+        let (findings, errors) = try json(r)
+        XCTAssertEqual((findings.first?["location"] as? [String: Any])?["archive"] as? [String], ["plain.txt"], r.stdout)
+        let byPath = Dictionary(errors.map { ($0["path"] as? String ?? "", $0["message"] as? String ?? "") }, uniquingKeysWith: { $0 + "; " + $1 })
+        XCTAssertTrue(byPath["encrypted.zip!locked.txt"]?.contains("encrypted") == true, r.stdout)
+        XCTAssertTrue(byPath["bomb.zip!zeros.bin"]?.contains("ratio") == true, r.stdout)
+        XCTAssertTrue(byPath["cut.tar!a.txt"]?.contains("truncated") == true, r.stdout)
+        XCTAssertFalse(r.stdout.contains("not-a-real-password"))
+    }
+
+    func testMaxArchiveSize() throws {
+        let dir = TempDir()
+        sh(dir, "head -c 3000000 /dev/urandom > noise.bin && zip -q -0 big.zip noise.bin && rm noise.bin")
+        let r = keyshape(["scan", dir.path, "--max-archive-size", "1M", "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        let errors = try json(r).errors
+        XCTAssertEqual(errors.first?["path"] as? String, "big.zip!noise.bin", r.stdout)
+        XCTAssertTrue((errors.first?["message"] as? String ?? "").contains("size limit"), r.stdout)
+        XCTAssertEqual(keyshape(["scan", dir.path, "--max-archive-size", "lots", "--no-progress"]).status, 2)
+    }
+
+    /// Member names are data: a control character in one is escaped where it is printed.
+    func testControlCharacterMemberNameIsEscaped() throws {
+        let dir = TempDir()
+        sh(dir, """
+            python3 -c 'import zipfile
+            with zipfile.ZipFile("names.zip", "w") as z: z.writestr("evil\\x1b[2Jname\\n.txt", "k=\(key)\\n")'
+            """)
+        let r = keyshape(["scan", dir.path, "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertFalse(r.stdout.contains("\u{1b}"), r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("names.zip!evil\\x1b[2Jname\\n.txt:1:3: "), r.stdout)
+    }
+
+    /// `history` opens an archive committed to git like `scan` opens the file.
+    func testArchiveCommittedToGitIsOpenedInHistory() throws {
+        let repo = GitFixture()
+        let work = TempDir()
+        work.write("w/config/app.env", "mode=live\nSTRIPE_KEY=\(key)\n")
+        sh(work, "cd w && zip -q -9 -r '\(repo.path)/release.zip' config")
+        repo.git(["add", "release.zip"])
+        repo.git(["commit", "-q", "-m", "release"])
+        let r = keyshape(["history", repo.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        let (findings, errors) = try json(r)
+        XCTAssertEqual(errors.count, 0, r.stdout)
+        let location = try XCTUnwrap(findings.first?["location"] as? [String: Any], r.stdout)
+        XCTAssertEqual(location["kind"] as? String, "commit")
+        XCTAssertEqual(location["path"] as? String, "release.zip")
+        XCTAssertEqual(location["archive"] as? [String], ["config/app.env"])
+        XCTAssertEqual(location["line"] as? Int, 2)
+        XCTAssertEqual(location["column"] as? Int, 12)
+        // The same place and fingerprint as `scan` of the file gives.
+        let scan = keyshape(["scan", repo.path, "--format", "json", "--no-progress"])
+        let scanned = try json(scan).findings.first
+        XCTAssertEqual(scanned?["fingerprint"] as? String, findings.first?["fingerprint"] as? String, scan.stdout)
+    }
+}
