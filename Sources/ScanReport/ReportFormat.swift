@@ -33,6 +33,9 @@ public struct ReportFormat: Sendable {
 
     public static func named(_ name: String) -> ReportFormat? { all.first { $0.name == name } }
 
+    /// The formats `rules list` writes: those with a rule-list renderer.
+    public static var ruleListFormats: [ReportFormat] { all.filter { $0.renderRules != nil } }
+
     /// `text|json|...`, the placeholder `--help` shows.
     public static var placeholder: String { all.map(\.name).joined(separator: "|") }
 

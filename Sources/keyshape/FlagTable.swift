@@ -24,15 +24,24 @@ enum FlagTable {
     static let formatFlags: [Flag] = [
         // Formats come from the ReportFormat registry. `rules list` takes those that can show
         // a list of rules, and says which when given another.
-        Flag(name: "--format", short: "f", value: ReportFormat.placeholder, help: "report format (default text)", commands: reporting) { inv, v in
-            let offered = inv.command == .rulesList ? ReportFormat.all.filter { $0.renderRules != nil } : ReportFormat.all
-            guard let f = offered.first(where: { $0.name == v }) else {
+        Flag(name: "--format", short: "f", value: ReportFormat.placeholder,
+             help: "report format (default text; `rules list`: \(ReportFormat.ruleListFormats.map(\.name).joined(separator: "|")))",
+             commands: reporting) { inv, v in
+            // Only a name the registry holds is echoed: any other value is the user's text.
+            guard let f = ReportFormat.named(v) else {
+                let offered = inv.command == .rulesList ? ReportFormat.ruleListFormats : ReportFormat.all
                 throw UsageError(message: "--format: expected \(ReportFormat.list(offered))" + (inv.command == .rulesList ? " for `rules list`" : ""))
             }
+            if inv.command == .rulesList && f.renderRules == nil { throw noRuleList(f) }
             inv.format = f
         },
         Flag(name: "--output", short: "o", value: "FILE", help: "write the report to FILE instead of stdout", commands: reporting) { inv, v in inv.output = v },
     ]
+
+    /// `rules list --format F` for a format with no shape for a list of rules (SARIF, JUnit).
+    static func noRuleList(_ format: ReportFormat) -> UsageError {
+        UsageError(message: "--format \(format.name) has no rule-list form; `rules list` writes \(ReportFormat.list(ReportFormat.ruleListFormats))")
+    }
 
     /// `--json-output FILE` and one such flag for every other format but text.
     static let extraOutputFlags: [Flag] = ReportFormat.all.filter { $0.name != "text" }.map { (format: ReportFormat) -> Flag in

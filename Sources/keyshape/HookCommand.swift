@@ -24,12 +24,15 @@ enum HookCommand {
     }
 
     /// The hook's path, with git's own ownership check applied (no safe.directory override: this
-    /// writes into the repository) and the user's config read so a global core.hooksPath counts.
+    /// writes into the repository) and the user's config read so a global core.hooksPath counts;
+    /// git runs only through the scanner's isolated runner, so nothing the repository configures
+    /// (core.fsmonitor, …) is run.
     static func hookLocation(_ inv: Invocation) throws -> (folder: String, path: String, name: String) {
         let repo = try GitCommandSupport.repository(inv, skipping: 1)
         let git: Repository
         do { git = try Repository(path: repo, trustForeignOwner: false) } catch { throw GitCommandSupport.describe(error) }
-        let hooksDir = try hooksFolder(git)
+        let hooksDir: String
+        do { hooksDir = try git.hooksFolder() } catch { throw GitCommandSupport.describe(error) }
         let name = inv.prePush ? "pre-push" : "pre-commit"
         return (hooksDir, (hooksDir as NSString).appendingPathComponent(name), name)
     }
@@ -127,31 +130,6 @@ enum HookCommand {
         let things = n == 1 ? "a secret" : "\(n) secrets"
         let added = push ? "the pushed commits add \(things)" : "the staged changes add \(things)"
         return "keyshape: \(what) stopped: \(added) (locations above); rotate a real key and remove it\(push ? " from those commits" : ""), or mark a false positive with `keyshape:allow` on its line or in the baseline .keyshape-baseline.json (--write-baseline); \(skip) skips this check once"
-    }
-
-    /// `git rev-parse --git-path hooks` with the user's own config (core.hooksPath, global or local).
-    static func hooksFolder(_ git: Repository) throws -> String {
-        var env = ProcessInfo.processInfo.environment
-        for key in env.keys where key.hasPrefix("GIT_") { env[key] = nil }
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        env["GIT_OPTIONAL_LOCKS"] = "0"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: git.executable)
-        p.arguments = ["--no-pager", "-C", git.root, "-c", "core.fsmonitor=false", "rev-parse", "--git-path", "hooks"]
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        do { try p.run() } catch { throw UsageError(message: "git rev-parse --git-path hooks: cannot start git") }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw UsageError(message: "git rev-parse --git-path hooks failed: \(String(decoding: errData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
-        }
-        let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
-        return path.hasPrefix("/") ? path : (git.root as NSString).appendingPathComponent(path)
     }
 
     /// The keyshape executable that is running, for the hook to call.

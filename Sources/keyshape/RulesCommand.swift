@@ -14,8 +14,9 @@ enum RulesCommand {
         let listing = set.rules.map { r in
             RuleListing(id: r.id, description: r.description, tags: r.tags, keywords: r.keywords, regex: r.regex.pattern)
         }
-        // --format only lets through formats that have a rule-list renderer.
-        guard let render = inv.format.renderRules else { throw UsageError(message: "--format \(inv.format.name) has no rule list") }
+        // --format only lets through formats that have a rule-list renderer; this is the same
+        // error should one get here another way.
+        guard let render = inv.format.renderRules else { throw FlagTable.noRuleList(inv.format) }
         let text = render(listing)
         if let output = inv.output {
             guard Report.write(text, to: output) else { return 2 }

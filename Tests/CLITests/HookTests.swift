@@ -170,6 +170,37 @@ final class HookTests: XCTestCase {
         XCTAssertEqual(keyshape(["hook", "remove", repo.path]).status, 2)
     }
 
+    /// A repository's config is data. Its core.hooksPath, full of control characters and ending
+    /// in a carriage return, is where git runs hooks from, so the hook goes exactly there (not
+    /// to the name without its last character, nor to .git/hooks), and the path printed is
+    /// escaped; its core.fsmonitor program is never run by install or uninstall.
+    func testHostileHooksPathAndFsmonitorRunNothing() throws {
+        let repo = GitFixture()
+        let tmp = TempDir()
+        let ran = tmp.path + "/fsmonitor-ran"
+        let program = tmp.path + "/monitor"
+        try Data("#!/bin/sh\ntouch '\(ran)'\n".utf8).write(to: URL(fileURLWithPath: program))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        let folder = ".hooks \u{1B}[2J\r"
+        repo.git(["config", "core.hooksPath", folder])
+        repo.git(["config", "core.fsmonitor", program])
+
+        let installed = keyshape(["hook", "install", repo.path])
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        let hook = repo.path + "/" + folder + "/pre-commit"
+        XCTAssertTrue(try String(contentsOfFile: hook, encoding: .utf8).contains("# installed by keyshape hook install"), "the hook is where git runs it from")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repo.path + "/.hooks \u{1B}[2J/pre-commit"), "the folder name is not trimmed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repo.path + "/.git/hooks/pre-commit"))
+        XCTAssertFalse(installed.stdout.contains("\u{1B}") || installed.stdout.contains("\r"), "the printed path is escaped")
+        XCTAssertEqual(keyshape(["hook", "uninstall", repo.path]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: hook))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ran), "keyshape ran the repository's fsmonitor program")
+
+        // The trap is live: git itself runs the program, so the marker above could have appeared.
+        repo.git(["status"], expect: nil)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ran), "git status runs core.fsmonitor")
+    }
+
     /// A chained pre-push hook gets the same ref lines on stdin as keyshape's part.
     func testChainedPrePushHookSeesTheRefs() throws {
         let remote = GitFixture(bare: true, name: "remote.git")

@@ -35,6 +35,98 @@ final class RulesCommandTests: XCTestCase {
         XCTAssertEqual(object["count"] as? Int, count)
     }
 
+    /// One small rules file, so each format's whole output can be checked.
+    func twoRules(_ tmp: TempDir) -> [String] {
+        tmp.write("r.toml", """
+        [[rules]]
+        id = "alpha-key"
+        description = "Alpha key"
+        regex = '''alpha_[0-9]{8}'''
+        keywords = ["alpha_"]
+        tags = ["demo"]
+
+        [[rules]]
+        id = "beta-key"
+        description = "Beta key"
+        regex = '''beta_[a-z]{8}'''
+        keywords = ["beta_"]
+        """)
+        return ["rules", "list", "--no-builtin-rules", "--rules", tmp.path + "/r.toml"]
+    }
+
+    /// `rules list --format` renders through the report-format registry, each format in its
+    /// own shape: it used to print the same JSON object whatever the format.
+    func testRulesListFormatsHaveTheirOwnShapes() throws {
+        let tmp = TempDir()
+        let list = twoRules(tmp)
+
+        let text = keyshape(list)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(text.stdout, "alpha-key  Alpha key  [demo]\nbeta-key   Beta key\n2 rules\n")
+        XCTAssertEqual(keyshape(list + ["--format", "text"]).stdout, text.stdout, "text is the default")
+
+        let json = keyshape(list + ["--format", "json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+        XCTAssertEqual(object["count"] as? Int, 2)
+        let rules = try XCTUnwrap(object["rules"] as? [[String: Any]])
+        XCTAssertEqual(rules.map { $0["id"] as? String }, ["alpha-key", "beta-key"])
+        XCTAssertEqual(rules[0]["keywords"] as? [String], ["alpha_"])
+        XCTAssertEqual(rules[0]["tags"] as? [String], ["demo"])
+        XCTAssertEqual(rules[1]["regex"] as? String, "beta_[a-z]{8}")
+
+        let jsonl = keyshape(list + ["--format", "jsonl"])
+        XCTAssertEqual(jsonl.status, 0, jsonl.stderr)
+        let lines = jsonl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 3, "one rule a line, then the final newline: \(jsonl.stdout)")
+        XCTAssertEqual(lines.last, "")
+        let ids = try lines.dropLast().map { line -> String? in
+            let rule = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            XCTAssertNil(rule?["count"], "a rule, not the whole list")
+            return rule?["id"] as? String
+        }
+        XCTAssertEqual(ids, ["alpha-key", "beta-key"])
+
+        let csv = keyshape(list + ["--format", "csv"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        XCTAssertEqual(csv.stdout, "id,description,tags,keywords\r\nalpha-key,Alpha key,demo,alpha_\r\nbeta-key,Beta key,,beta_\r\n")
+
+        // --output writes the same shape to a file.
+        let out = tmp.path + "/rules.jsonl"
+        XCTAssertEqual(keyshape(list + ["--format", "jsonl", "--output", out]).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), jsonl.stdout)
+    }
+
+    /// A format the registry has but with no rule-list form is a usage error naming the ones
+    /// that have one; an unknown one is not echoed.
+    func testRulesListRefusesFormatsWithoutARuleList() {
+        let tmp = TempDir()
+        let list = twoRules(tmp)
+        for format in ["sarif", "junit"] {
+            let r = keyshape(list + ["--format", format])
+            XCTAssertEqual(r.status, 2, format)
+            XCTAssertEqual(r.stdout, "", "\(format): nothing printed, not JSON")
+            XCTAssertTrue(r.stderr.contains("--format \(format) has no rule-list form; `rules list` writes text, json, jsonl or csv"), r.stderr)
+        }
+        let unknown = keyshape(list + ["--format", "x\u{1B}[2Jyaml"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.stdout, "")
+        XCTAssertTrue(unknown.stderr.contains("--format: expected text, json, jsonl or csv for `rules list`"), unknown.stderr)
+        XCTAssertFalse(unknown.stderr.contains("yaml"), "the value is not echoed")
+        // Scanning commands still take every format.
+        let scan = keyshape(["scan", tmp.path, "--format", "junit", "--no-builtin-rules", "--rules", tmp.path + "/r.toml"])
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        XCTAssertTrue(scan.stdout.hasPrefix("<?xml"), scan.stdout)
+    }
+
+    /// `rules list --help` says which formats it writes, from the same registry.
+    func testRulesListHelpNamesItsFormats() {
+        let r = keyshape(["rules", "list", "--help"])
+        XCTAssertEqual(r.status, 0)
+        let line = r.stdout.split(separator: "\n").first { $0.contains("--format") }.map(String.init) ?? ""
+        XCTAssertTrue(line.contains("`rules list`: text|json|jsonl|csv"), line)
+    }
+
     func testGitleaksConfigLoadsUnchanged() {
         let r = keyshape(["rules", "list", "--no-builtin-rules", "--rules", Repo.path("Fixtures/rules/gitleaks-config.toml")])
         XCTAssertEqual(r.status, 0, r.stderr)

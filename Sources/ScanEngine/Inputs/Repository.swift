@@ -19,9 +19,9 @@ public struct Repository {
 
     public var root: String { git.root }
     public var isBare: Bool { git.isBare }
-    /// The git executable the runner found (for the one call that must read the user's own
-    /// config: the hooks folder).
-    public var executable: String { git.executable }
+    /// The folder git runs this repository's hooks from, honouring `core.hooksPath` (the
+    /// repository's, the user's or the system's); asked through the same isolated runner.
+    public func hooksFolder() throws -> String { try git.hooksFolder() }
 
     /// The `.git` (or bare repository) in or above `path`, if any: to tell "no repository"
     /// from "a repository git cannot open".
