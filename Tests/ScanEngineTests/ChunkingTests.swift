@@ -52,7 +52,7 @@ final class ChunkingTests: XCTestCase {
 
     func testMatchesLongerThanTheOverlapAreFoundWhereverTheyCrossABoundary() {
         let rules = TestRules.set(extra: Self.longRule)
-        let long = "LONGKEY_" + String(repeating: "Q", count: 300) + "_END"
+        let long = "LONGKEY_" + TestRules.upperNoise(300) + "_END"
         for start in stride(from: 500, through: 1700, by: 23) {
             let tree = TempTree()
             let text = String(repeating: "x", count: start - 1) + "\n" + long + "\n"
@@ -72,7 +72,7 @@ final class ChunkingTests: XCTestCase {
     func testAMatchLongerThanHalfAChunkAcrossABoundaryIsAnErrorEntry() {
         let rules = TestRules.set(extra: "[[rules]]\nid = 'huge'\nregex = '''HUGEKEY_([A-Z]{2000})_END'''\nkeywords = ['hugekey_']\n")
         let tree = TempTree()
-        tree.write("huge.txt", "k = \(TestRules.token)\nHUGEKEY_" + String(repeating: "Q", count: 2000) + "_END\n"
+        tree.write("huge.txt", "k = \(TestRules.token)\nHUGEKEY_" + TestRules.upperNoise(2000) + "_END\n"
                    + String(repeating: "filler line\n", count: 300))
         let r = runScan([tree.path], rules: rules) { $0.chunkSize = 1024 }
         XCTAssertEqual(r.findings.map(\.rule), ["token"])

@@ -148,13 +148,13 @@ final class HistoryChunkingTests: XCTestCase {
         let repo = tree.path + "/repo"
         try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
         try git(repo, ["init", "-q", "-b", "main"])
-        let long = "LONGKEY_" + String(repeating: "Q", count: 300) + "_END"
+        let long = "LONGKEY_" + TestRules.upperNoise(300) + "_END"
         let starts = Array(stride(from: 500, through: 1700, by: 23))
         for start in starts {
             tree.write("repo/long-\(start).txt", String(repeating: "x", count: start - 1) + "\n" + long + "\n"
                        + String(repeating: "filler line\n", count: 200) + "k = \(HistoryChunkingTests.token(start))\n")
         }
-        tree.write("repo/huge.txt", "HUGEKEY_" + String(repeating: "Q", count: 2000) + "_END\n" + String(repeating: "filler line\n", count: 300))
+        tree.write("repo/huge.txt", "HUGEKEY_" + TestRules.upperNoise(2000) + "_END\n" + String(repeating: "filler line\n", count: 300))
         try git(repo, ["add", "-A"])
         try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "long"])
         let rules = TestRules.set(extra: """

@@ -31,6 +31,16 @@ final class TempTree {
 /// The test rules: a canary and a prefixed token, built at run time so this source file
 /// never holds a literal the project's own scan would report.
 enum TestRules {
+    /// `count` upper-case letters in no order a placeholder filter would take for filler
+    /// (a repeated letter is a placeholder, not a secret, and is rightly not reported).
+    static func upperNoise(_ count: Int) -> String {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return String((0..<count).map { _ -> Character in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Character(Unicode.Scalar(UInt8(65 + (state >> 33) % 26)))
+        })
+    }
+
     static let canary = "TEST_SECRET_" + "MUST_NEVER_LEAK_" + "12345"
     static let token = "tok_" + "Zq8Xv2Lm4Np6Rs0Tu1Wy3Ab5"
 
