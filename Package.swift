@@ -28,6 +28,13 @@ let package = Package(
 
         // Inputs: bytes with provenance.
         .target(name: "FileInputs", dependencies: ["ScanCore"]),
+        // Transform: encoded values (base64, hex, percent, escapes, data: URIs) decoded for
+        // the matcher; pure, no dependencies.
+        .target(name: "Decoders"),
+        // libFuzzer harness for the decoders; a plain build makes a seed replayer.
+        .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        // Throughput of the candidate finder on a folder, run by hand (not a test).
+        .executableTarget(name: "DecodersBench", dependencies: ["Decoders"]),
 
         .target(name: "GitHistory"),
         .target(name: "ObjectFiles"),
@@ -47,7 +54,7 @@ let package = Package(
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
         .target(name: "FuzzDriver"),
-        .target(name: "FuzzChecks", dependencies: ["TOML", "ScanRules", "ScanCore", "ScanEngine", "ScanReport"]),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "ScanRules", "ScanCore", "ScanEngine", "ScanReport", "Decoders"]),
         .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
         .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
 
@@ -82,6 +89,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
+        .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
