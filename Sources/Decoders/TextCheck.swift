@@ -69,4 +69,25 @@ enum TextCheck {
         if first == UInt8(ascii: "$") && bytes[1] == UInt8(ascii: "{") && last == UInt8(ascii: "}") { return false }
         return true
     }
+
+    /// The shortest encoded text that can decode to `minimumLength` bytes: `%XX` for two of
+    /// eight characters, or an escape in a short literal.
+    static let minimumEncodedLength = 10
+
+    /// Whether bytes that are not text may still hold an encoded value (a base64 string
+    /// inside a binary record): a printable ASCII run of `minimumEncodedLength`. A misread
+    /// identifier (12 to 20 random bytes) almost never has one (about 5 in 100,000 per byte
+    /// of random input), so its decode is dropped without a second search.
+    static func mayHoldEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var run = 0
+        for b in bytes {
+            if b >= 0x20 && b < 0x7F {
+                run += 1
+                if run >= minimumEncodedLength { return true }
+            } else {
+                run = 0
+            }
+        }
+        return false
+    }
 }

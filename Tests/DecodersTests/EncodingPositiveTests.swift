@@ -151,4 +151,23 @@ final class EncodingPositiveTests: XCTestCase {
         XCTAssertEqual(spans.map(\.sourceRange), [input.byteRange(of: a)!, input.byteRange(of: b)!])
         XCTAssertEqual(spans.map(\.text), ["first:" + value, "second:" + value])
     }
+
+    /// The finder skips 8-byte words that cannot be part of a candidate; a value is found
+    /// whatever its alignment, in the middle of ordinary text, and every trigger (a `%`, a
+    /// backslash, `data:`) right at a word's edge too.
+    func testEveryAlignmentAndWordEdge() {
+        let encoded = Decode.base64("user:" + value)
+        let hexEscaped = value.utf8.map { String(format: "\\x%02x", $0) }.joined()
+        for pad in 0..<17 {
+            let prefix = "some ordinary words, " + String(repeating: "x", count: pad) + " "
+            let input = prefix + encoded + " and more words after it\n"
+            XCTAssertEqual(Decode.texts(input).map(\.sourceRange), [input.byteRange(of: encoded)!], "offset \(pad)")
+            let percent = prefix + "p=%41" + value + " tail"
+            XCTAssertEqual(Decode.texts(percent).map(\.encodings), [[.percent]], "offset \(pad)")
+            let escaped = prefix + "'" + hexEscaped + "' tail"
+            XCTAssertEqual(Decode.texts(escaped).map(\.sourceRange), [escaped.byteRange(of: hexEscaped)!], "offset \(pad)")
+            let data = prefix + "data:;base64," + Decode.base64("pw=" + value) + " tail"
+            XCTAssertEqual(Decode.texts(data).map(\.encodings), [[.dataURI]], "offset \(pad)")
+        }
+    }
 }
