@@ -26,12 +26,16 @@ public struct DecodedText: Sendable, Equatable {
     /// Outer encoding first: base64 of a percent-encoded string is `[.base64, .percent]`.
     public var encodings: [Encoding]
     /// The outermost encoded span in the top-level buffer: where a finding in `bytes` is reported.
-    public var sourceRange: Range<Int>
+    public var sourceRange: Range<Int> { levelRanges[0] }
+    /// Each level's encoded span, outer first: the first in the top-level buffer, each
+    /// other in the bytes the level before it decoded to.
+    public var levelRanges: [Range<Int>]
     public var bytes: [UInt8]
 
-    public init(encodings: [Encoding], sourceRange: Range<Int>, bytes: [UInt8]) {
+    public init(encodings: [Encoding], levelRanges: [Range<Int>], bytes: [UInt8]) {
+        precondition(!levelRanges.isEmpty && levelRanges.count == encodings.count)
         self.encodings = encodings
-        self.sourceRange = sourceRange
+        self.levelRanges = levelRanges
         self.bytes = bytes
     }
 }

@@ -13,21 +13,21 @@ public struct NestedDecoder {
     /// Appends to `out`, outer spans before the spans inside them.
     public mutating func decode(_ buffer: UnsafeRawBufferPointer, budget: inout DecodeBudget, into out: inout [DecodedText]) {
         if budget.maxDepth == 0 { return }
-        level(buffer, depth: 1, chain: [], outer: nil, budget: &budget, out: &out)
+        level(buffer, depth: 1, chain: [], ranges: [], budget: &budget, out: &out)
     }
 
-    private mutating func level(_ buffer: UnsafeRawBufferPointer, depth: Int, chain: [Encoding], outer: Range<Int>?,
+    private mutating func level(_ buffer: UnsafeRawBufferPointer, depth: Int, chain: [Encoding], ranges: [Range<Int>],
                                 budget: inout DecodeBudget, out: inout [DecodedText]) {
         let deeper = depth < budget.maxDepth
         // Empty until a span is kept: no allocation for a buffer without any.
         var spans: [DecodedSpan] = []
         finder.find(buffer, keepBinary: deeper, budget: &budget, into: &spans)
         for span in spans {
-            let range = outer ?? span.sourceRange
             let encodings = chain + [span.encoding]
-            if span.isText { out.append(DecodedText(encodings: encodings, sourceRange: range, bytes: span.bytes)) }
+            let levelRanges = ranges + [span.sourceRange]
+            if span.isText { out.append(DecodedText(encodings: encodings, levelRanges: levelRanges, bytes: span.bytes)) }
             if deeper {
-                span.bytes.withUnsafeBytes { level($0, depth: depth + 1, chain: encodings, outer: range, budget: &budget, out: &out) }
+                span.bytes.withUnsafeBytes { level($0, depth: depth + 1, chain: encodings, ranges: levelRanges, budget: &budget, out: &out) }
             }
         }
     }

@@ -130,6 +130,8 @@ final class EncodingPositiveTests: XCTestCase {
         XCTAssertEqual(texts.map(\.encodings), [[.base64], [.base64, .percent]])
         XCTAssertEqual(Set(texts.map(\.sourceRange)), [input.byteRange(of: outer)!])
         XCTAssertTrue(texts[1].text.hasSuffix("?token=" + value))
+        // Each level's span: the outer one in the buffer, the inner one in the outer's decoded bytes.
+        XCTAssertEqual(texts[1].levelRanges, [input.byteRange(of: outer)!, 0..<inner.utf8.count])
 
         // Base64 of base64.
         let twice = Decode.base64(Decode.base64("user:" + value))
