@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
-        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs", "CCrypto", "FuzzChecks"]),
+        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok", "TestSupport"]),
