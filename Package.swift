@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto"]),
+        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Decoders"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
         .target(name: "StandardStreams"),

@@ -59,6 +59,7 @@ enum ScanCommand {
         options.ignoredConfigFiles = config.ignored.map { [$0] } ?? []
         options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
         options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
+        options.maxDecodeDepth = inv.maxDecodeDepth ?? options.maxDecodeDepth
         options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
         options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
         if let baseline = inv.baseline { options.baseline = try readBaseline(baseline) }
