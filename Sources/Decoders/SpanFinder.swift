@@ -73,8 +73,9 @@ private struct Pass {
     /// digit among them. A run of 16 or more always holds an aligned 8; base64 of text has
     /// an upper-case letter or a digit in nearly every 8 (each 4 characters start with the
     /// top bits of a byte, `I` to `Z` for most ASCII, and the other 7 are spread over 64
-    /// letters: all 8 lower case about once in 200 windows, all of a run's windows far
-    /// less often), while `snake_case_names` and long lower-case words never have one.
+    /// letters): of 20,000 random stretches of Python source, base64-encoded and placed at
+    /// random alignments, 9 of 16 characters had no such 8 and none of 24 or more, while
+    /// `snake_case_names` and long lower-case words never have one.
     /// On dist-packages' text files this leaves 4.5% of words (instead of 12.8%) and 0.65%
     /// (instead of 2.3%) for the byte-by-byte walk. Each word is a few dozen integer
     /// operations, SWAR on 64 bits (Swift's SIMD16 types compiled to a loop per lane here:
