@@ -64,7 +64,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "FileInputs", "GitHistory", "StandardStreams"],
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "StandardStreams"],
             plugins: ["EmbedRules"]
         ),
 
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
-        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
+        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore", "TOML"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
