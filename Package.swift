@@ -30,6 +30,13 @@ let package = Package(
 
         // Inputs: bytes with provenance.
         .target(name: "FileInputs", dependencies: ["ScanCore"]),
+        // Transform: encoded values (base64, hex, percent, escapes, data: URIs) decoded for
+        // the matcher; pure, no dependencies.
+        .target(name: "Decoders"),
+        // libFuzzer harness for the decoders; a plain build makes a seed replayer.
+        .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        // Throughput of the candidate finder on a folder, run by hand (not a test).
+        .executableTarget(name: "DecodersBench", dependencies: ["Decoders"]),
 
         .target(name: "GitHistory"),
         .target(name: "ObjectFiles"),
@@ -41,7 +48,7 @@ let package = Package(
         .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives"]),
+        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
         .target(name: "StandardStreams"),
@@ -53,7 +60,7 @@ let package = Package(
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
         .target(name: "FuzzDriver"),
-        .target(name: "FuzzChecks", dependencies: ["TOML", "ScanRules", "ScanCore", "ScanEngine", "ScanReport"]),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "ScanRules", "ScanCore", "ScanEngine", "ScanReport", "Decoders"]),
         .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
         .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
 
@@ -89,6 +96,7 @@ let package = Package(
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
+        .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore", "TOML"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),

@@ -93,6 +93,9 @@ final class FileScanner {
                 pipeline.scan(part: chunk.bytes, layout: chunk.isBinary ? layout : nil, baseOffset: chunk.fileOffset, context: context,
                               accept: chunk.accept, linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable,
                               onFinding: { f in record(f, fileOffset: chunk.fileOffset, entry: entry) }, onFailure: onFailure)
+                for problem in pipeline.transformProblems where !issues.contains(where: { $0.path == entry.displayPath && $0.message == problem }) {
+                    issues.append(ScanIssue(path: entry.displayPath, message: problem))
+                }
                 // This chunk answers for its accepted bytes up to the resume point, if any.
                 let resumeAt = pipeline.resumeAt
                 let own = chunk.accept.lowerBound..<(resumeAt ?? chunk.accept.upperBound)

@@ -30,6 +30,11 @@ public struct ScanOptions: Sendable {
     public var maxArchiveDepth = 4
     /// What one top-level archive may expand to, all nesting levels counted (1 GiB).
     public var maxArchiveSize = 1 << 30
+    /// Levels of encoded values decoded and scanned in text buffers (`--max-decode-depth`):
+    /// 0 decodes nothing; 2, the default, also decodes what one decoded value holds
+    /// (base64 of a percent-encoded URL). The decoded bytes of a buffer are bounded by
+    /// `DecodeBudget` whatever the depth.
+    public var maxDecodeDepth = 2
     /// Size of the bounded read buffer per worker.
     public var chunkSize = 8 << 20
 

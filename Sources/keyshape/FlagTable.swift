@@ -119,6 +119,10 @@ enum FlagTable {
             guard let n = Int(v), n >= 4, n <= 1024 else { throw UsageError(message: "--min-string-length: expected a number from 4 to 1024") }
             inv.minStringLength = n
         },
+        Flag(name: "--max-decode-depth", short: nil, value: "N", help: "decode base64, hex, percent, escapes and data: URIs nested N deep (default 2; 0: off)", commands: scanning) { inv, v in
+            guard let n = Int(v), n >= 0, n <= 16 else { throw UsageError(message: "--max-decode-depth: expected a number from 0 to 16") }
+            inv.maxDecodeDepth = n
+        },
         Flag(name: "--all-objects", short: nil, value: nil, help: "history: also every blob no commit reaches (dangling, dropped stashes), as kind `blob`", commands: [.history]) { inv, _ in
             inv.allObjects = true
         },

@@ -52,6 +52,7 @@ struct Invocation {
     var maxArchiveSize: Int?
     var followSymlinks = false
     var minStringLength: Int?
+    var maxDecodeDepth: Int?
     var requireExamples = false
     var helpRequested = false
     /// `keyshape help rules` and `keyshape rules --help`: both rules subcommands.

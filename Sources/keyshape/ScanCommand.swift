@@ -71,6 +71,7 @@ enum ScanCommand {
         options.maxArchiveDepth = inv.maxArchiveDepth ?? options.maxArchiveDepth
         options.maxArchiveSize = inv.maxArchiveSize ?? options.maxArchiveSize
         options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
+        options.maxDecodeDepth = inv.maxDecodeDepth ?? options.maxDecodeDepth
         options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
         options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
         if let baseline = inv.baseline {

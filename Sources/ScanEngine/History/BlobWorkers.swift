@@ -147,7 +147,7 @@ final class BlobWorkers: @unchecked Sendable {
                            issue: "git cat-file ended inside the blob; not scanned whole", ruleFailures: [])
         }
         return Outcome(entry: BlobEntry(state: .scanned, findings: scanned.findings.map(CachedFinding.init)), bytes: size,
-                       binary: scanned.binary, issue: nil, ruleFailures: failures)
+                       binary: scanned.binary, issue: nil, ruleFailures: failures + scanned.problems)
     }
 
     /// Outcomes that need no scanning.

@@ -31,6 +31,8 @@ final class StreamedBlobScanner {
         var binary = false
         /// False when git's output ended inside the blob.
         var complete = true
+        /// What a transform could not do with a chunk (`BufferPipeline.transformProblems`).
+        var problems: [String] = []
     }
 
     /// Reads the rest of `stream` (a blob of `size` bytes) chunk by chunk through `scanner`.
@@ -75,6 +77,7 @@ final class StreamedBlobScanner {
                 f.range = (f.range.lowerBound + base)..<(f.range.upperBound + base)
                 out.findings.append(f)
             }, onFailure: onFailure)
+            for problem in pipeline.transformProblems where !out.problems.contains(problem) { out.problems.append(problem) }
             if last { break }
             // Where the next chunk starts: the end of this one's own bytes, or the re-read
             // context before the resume point.

@@ -7,7 +7,7 @@ import ScanRules
 ///
 ///   sniff (text or binary) -> layout (the Mach-O / ELF map, from the bytes already read or
 ///   the open descriptor, never by path) -> matcher on the buffer (binary: its printable
-///   runs) -> transforms (`BufferTransform`: UTF-16 runs today) -> matcher on each derived
+///   runs) -> transforms (`BufferTransform`: UTF-16 runs, decoded values) -> matcher on each derived
 ///   buffer -> inline allow on the original line, positions, binary place, secret hash.
 ///
 /// What comes out is a `BufferFinding` per secret, in buffer terms; the caller adds the
@@ -20,7 +20,7 @@ final class BufferPipeline {
 
     /// The transforms every pipeline runs, in order (see `BufferTransform` to add one).
     static func standardTransforms(_ options: ScanOptions) -> [BufferTransform] {
-        [UTF16RunsTransform(minLength: options.minStringLength)]
+        [UTF16RunsTransform(minLength: options.minStringLength), DecodedValuesTransform(maxDepth: options.maxDecodeDepth)]
     }
 
     /// - Parameter hashes: shared by the workers of one scan (see `BufferScanner`).
@@ -39,10 +39,15 @@ final class BufferPipeline {
     /// `BufferScanner.scan`); the transforms' spans after it are left to that read too.
     private(set) var resumeAt: Int?
 
+    /// After `scan(part:)`: what a transform could not do with the buffer (decoding stopped
+    /// at its budget), for error entries; the buffer itself was scanned.
+    private(set) var transformProblems: [String] = []
+
     /// What sniffing and layout decided for a whole buffer.
     struct Summary {
         var binary: Bool
-        /// A malformed object file's problems, for error entries (its bytes were still scanned).
+        /// A malformed object file's problems, and the transforms' (`transformProblems`), for
+        /// error entries (its bytes were still scanned).
         var layoutProblems: [String]
     }
 
@@ -65,7 +70,7 @@ final class BufferPipeline {
         } else {
             hits = []
         }
-        return Summary(binary: layout != nil, layoutProblems: problems)
+        return Summary(binary: layout != nil, layoutProblems: problems + (bytes.count > 0 ? transformProblems : []))
     }
 
     /// One read of an input: a whole buffer, or a chunk of a larger one.
@@ -80,8 +85,14 @@ final class BufferPipeline {
               reference: HitReference? = nil, hashSecrets: Bool = true,
               onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) {
         let binary = layout != nil
+        // The buffer's own findings (rule and span), so a derived buffer's finding of the same
+        // value by the same rule inside the same span is not reported twice (a token sitting
+        // raw in a percent-encoded URL is found in the URL and in its decoded text).
+        raw.removeAll(keepingCapacity: true)
+        transformProblems = []
         scanner.scan(bytes, isBinary: binary, context: context, accept: accept, linesBefore: linesBefore, columnsBefore: columnsBefore,
                      reference: reference, resumable: resumable, hashSecrets: hashSecrets, onFinding: { f in
+            raw.append((f.ruleIndex, f.range))
             var f = f
             if let layout { f.binary = layout.place(baseOffset + f.range.lowerBound) }
             onFinding(f)
@@ -91,13 +102,20 @@ final class BufferPipeline {
         let accepted = accept ?? 0..<bytes.count
         let own = accepted.lowerBound..<max(accepted.lowerBound, resumeAt ?? accepted.upperBound)
         var sourceIndexed = false
+        derivedSeen.removeAll(keepingCapacity: true)
         for transform in transforms where transform.applies(toBinary: binary) {
             transform.derive(from: bytes, baseOffset: baseOffset, own: own) { derived in
                 scanner.scan(derived.bytes, isBinary: !derived.isText, context: context, onFinding: { f in
                     guard let span = derived.sourceSpan(f.range) else { return }
+                    let value = UnsafeRawBufferPointer(rebasing: derived.bytes[f.range])
+                    if raw.contains(where: { $0.rule == f.ruleIndex && span.lowerBound <= $0.range.lowerBound && $0.range.upperBound <= span.upperBound
+                                             && value.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[$0.range])) }) { return }
+                    // Two derived buffers of one span (two levels of one decoded value) may hold it too.
+                    guard derivedSeen.insert(DerivedKey(rule: f.ruleIndex, span: span, secretHash: f.secretHash)).inserted else { return }
                     var out = f
                     out.range = span
                     if let step = derived.step { out.steps.insert(step, at: 0) }
+                    out.steps.insert(contentsOf: derived.steps, at: derived.step == nil ? 0 : 1)
                     // Inline markers are read on the original line (a derived buffer has
                     // none of the source's comments).
                     if !binary, out.suppression == nil, !options.ignoreInlineAllow {
@@ -117,6 +135,11 @@ final class BufferPipeline {
                     onFinding(out)
                 }, onFailure: onFailure)
             }
+            if let problem = transform.problem { transformProblems.append(problem) }
         }
     }
+
+    private var raw: [(rule: Int, range: Range<Int>)] = []
+    private struct DerivedKey: Hashable { var rule: Int; var span: Range<Int>; var secretHash: String }
+    private var derivedSeen = Set<DerivedKey>()
 }

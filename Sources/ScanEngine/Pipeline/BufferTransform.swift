@@ -31,6 +31,9 @@ struct DerivedBuffer {
     /// What the derived buffer adds to the provenance (none for a view of the same bytes,
     /// such as UTF-16 runs; a `decoded` or `archiveMember` step otherwise).
     var step: ProvenanceStep?
+    /// Further steps after `step`, outer first: one per encoding of a value decoded several
+    /// times over (base64 of a percent-encoded URL).
+    var steps: [ProvenanceStep] = []
     /// Whether the derived bytes are text (line and column) or go through the binary
     /// stages again (an archive member's bytes would).
     var isText = true
@@ -65,6 +68,13 @@ protocol BufferTransform: AnyObject {
     ///   - baseOffset: the input offset of `source[0]` (a chunk's place in its file).
     ///   - own: the offsets in `source` this read reports for.
     func derive(from source: UnsafeRawBufferPointer, baseOffset: Int, own: Range<Int>, _ body: (DerivedBuffer) -> Void)
+    /// After `derive`: what it could not do with that buffer (an error entry for the input),
+    /// nil when it did all of it.
+    var problem: String? { get }
+}
+
+extension BufferTransform {
+    var problem: String? { nil }
 }
 
 /// Text stored as UTF-16 (CFString literals, `__ustring`, resources, Java class files'
