@@ -18,6 +18,8 @@ let package = Package(
                        providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         // Formats and value types.
         .target(name: "TOML"),
@@ -42,6 +44,9 @@ let package = Package(
 
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
+
+        // The store: runs, findings (never values), triage and blob scans in SQLite.
+        .target(name: "Datastore", dependencies: ["CSQLite", "ScanCore"]),
 
         // libFuzzer harnesses for the TOML reader and rule loader and for the whole per-file
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
@@ -85,6 +90,7 @@ let package = Package(
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
+        .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok", "TestSupport"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials", "TestSupport"]),
