@@ -14,11 +14,11 @@ struct Flag {
 
 enum FlagTable {
     static let scanning: Set<Invocation.Command> = [.scan, .history, .staged, .audit]
-    static let reporting: Set<Invocation.Command> = scanning.union([.rulesList])
+    static let reporting: Set<Invocation.Command> = scanning.union([.rulesList, .report])
     static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck])
 
     /// One array, in help order; built from parts so the type checker reads each literal alone.
-    static let flags: [Flag] = formatFlags + extraOutputFlags + otherFlags
+    static let flags: [Flag] = formatFlags + extraOutputFlags + datastoreFlags + otherFlags
 
     static let formatFlags: [Flag] = [
         // Formats come from the ReportFormat registry. `rules list` takes those that can show
@@ -36,7 +36,7 @@ enum FlagTable {
     /// `--json-output FILE` and one such flag for every other format but text.
     static let extraOutputFlags: [Flag] = ReportFormat.all.filter { $0.name != "text" }.map { (format: ReportFormat) -> Flag in
         Flag(name: "--\(format.name)-output", short: nil, value: "FILE",
-             help: "also write a \(format.name) report to FILE, besides --format's (repeatable)", commands: scanning) { inv, v in
+             help: "also write a \(format.name) report to FILE, besides --format's (repeatable)", commands: scanning.union([.report])) { inv, v in
             inv.extraOutputs.append((format, v))
         }
     }
@@ -78,7 +78,7 @@ enum FlagTable {
         },
         Flag(name: "--baseline", short: nil, value: "FILE", help: "do not report findings whose fingerprint is listed in FILE", commands: scanning) { inv, v in inv.baseline = v },
         Flag(name: "--write-baseline", short: nil, value: "FILE", help: "write the findings' fingerprints (never values) to FILE", commands: scanning) { inv, v in inv.writeBaseline = v },
-        Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning) { inv, v in
+        Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning.union([.report])) { inv, v in
             guard let n = Int32(v), n >= 0, n <= 255 else { throw UsageError(message: "--exit-code: expected a number from 0 to 255") }
             inv.exitCode = n
         },

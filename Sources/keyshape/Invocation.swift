@@ -1,3 +1,4 @@
+import Datastore
 import ScanEngine
 import ScanReport
 
@@ -5,6 +6,8 @@ import ScanReport
 struct Invocation {
     enum Command: String, CaseIterable {
         case scan, history, staged, hook, audit, rulesList = "rules list", rulesCheck = "rules check", version, help
+        // The auditor's datastore.
+        case report, summarize, triage, importReports = "import"
         // Not in the usage text: what scripts/package runs to ship completions and the man page.
         case completions, man
     }
@@ -60,6 +63,17 @@ struct Invocation {
     var hookMode = false
     /// `audit --products PATH`: build products scanned with the sources and history.
     var products: [String] = []
+    // The datastore.
+    /// `--datastore DB`: record the run there (scan, history, audit), or read it (report, ...).
+    var datastore: String?
+    /// `--status S,...` (report: which to show; triage: the one to set).
+    var statuses: [TriageStatus] = []
+    /// `report --rule ID` (repeatable).
+    var filterRules: [String] = []
+    /// `report --repo R` (repeatable); `import --repo NAME`: the repository the reports belong to.
+    var filterRepos: [String] = []
+    /// `triage --note TEXT`.
+    var note: String?
 }
 
 /// A command line that cannot be run: printed with a hint, exit status 2.

@@ -62,6 +62,7 @@ enum ScanCommand {
         options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
         options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
         if let baseline = inv.baseline { options.baseline = try readBaseline(baseline) }
+        try DatastoreRecorder.start(inv, roots: roots, options: &options)
         return (ruleSet, options)
     }
 
@@ -83,12 +84,15 @@ enum Report {
     ///   - streamed: the `--format` report already went to stdout as findings were made.
     static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots,
                         streamed: Bool = false) throws -> Int32 {
+        // --datastore: recorded before any report is written; a failure to record is exit 2.
+        var result = result, recorded = true
+        if let recorder = DatastoreRecorder.current { (result, recorded) = recorder.finish(result) }
         var reportOptions = ReportOptions()
         reportOptions.includeSuppressed = inv.includeSuppressed
         reportOptions.sarif = SARIFSettings(category: category(inv), artifactPath: { roots.artifactPath($0) }, sourceRoot: roots.sourceRoot)
         var primary = reportOptions
         primary.color = colors(inv)
-        var status: Int32 = result.issues.isEmpty ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
+        var status: Int32 = result.issues.isEmpty && recorded ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
         if let output = inv.output {
             if !write(inv.format.render(result, primary), to: output) { status = 2 }
         } else if !streamed {

@@ -11,6 +11,7 @@ final class FlagTableTests: XCTestCase {
         case "N": return "8"
         case "SIZE": return "1MiB"
         case "auto|always|never": return "always"
+        case "STATUS,...": return "accepted"
         case let v? where v.contains("|"): return "json"
         default: return "x"
         }

@@ -1,0 +1,48 @@
+import Datastore
+import Foundation
+import ScanCore
+
+/// Opening the `--datastore DB` a command names, with errors that say which file and why
+/// (exit 2 in main). A file keyshape did not write is refused before anything writes to it.
+enum DatastoreAccess {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func path(_ inv: Invocation) throws -> String {
+        guard let path = inv.datastore, !path.isEmpty else {
+            throw UsageError(message: "`keyshape \(inv.command.rawValue)` needs --datastore DB")
+        }
+        return path
+    }
+
+    /// A writer's connection: created when missing (`create`), else it must exist.
+    static func open(_ path: String, create: Bool) throws -> Datastore {
+        do { return try Datastore(path: path, create: create) } catch let e as DatastoreError {
+            throw failure(path, e)
+        }
+    }
+
+    /// A reader's connection (report, summarize): never creates, never writes.
+    static func reader(_ path: String) throws -> Datastore {
+        do { return try Datastore(readingAt: path) } catch let e as DatastoreError {
+            throw failure(path, e)
+        }
+    }
+
+    static func failure(_ path: String, _ error: Error) -> Failure {
+        let message = (error as? DatastoreError)?.message ?? "\(error)"
+        return Failure(description: "\(path): \(message)")
+    }
+
+    /// The git identity of a repository: its root commit ids (sorted, comma-joined), so two
+    /// clones are known to be one repository; nil when git cannot say (no commit yet).
+    static func identity(ofRepository root: String) -> String? {
+        guard let git = try? Git(repository: root),
+              let r = try? git.tryOutput(["rev-list", "--max-parents=0", "HEAD", "--"]), r.status == 0 else { return nil }
+        let ids = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+        return ids.isEmpty ? nil : ids.joined(separator: ",")
+    }
+}
+
+import GitHistory

@@ -1,0 +1,47 @@
+import FileInputs
+import Foundation
+import ScanEngine
+
+/// A hash of what decides a run's findings besides the scanned bytes: the builtin rule files,
+/// the `--rules` files, `--enable-rule`/`--disable-rule` and the config files read. Two runs
+/// with the same hash ran the same rules; `Rules/VERSION` alone would miss a `--rules` edit.
+///
+/// Not a secret and not an integrity check: two 64-bit FNV-1a-style lanes (different offset
+/// bases and multipliers) is enough to tell rule packs apart, and needs no crypto library here.
+enum RulesIdentity {
+    static func hash(_ inv: Invocation, options: ScanOptions) -> String {
+        var hasher = Hasher128()
+        if !inv.noBuiltinRules {
+            for (name, text) in BuiltinRules.files { hasher.add("builtin:" + name); hasher.add(text) }
+        }
+        for path in inv.rulePaths {
+            for file in (try? RuleSources.tomlFiles(at: path)) ?? [path] {
+                hasher.add("rules:" + file)
+                hasher.add((try? BoundedRead.contents(of: file)) ?? [])
+            }
+        }
+        for id in inv.enabledRules.sorted() { hasher.add("enable:" + id) }
+        for id in inv.disabledRules.sorted() { hasher.add("disable:" + id) }
+        for file in options.configFiles {
+            hasher.add("config:" + file)
+            hasher.add((try? BoundedRead.contents(of: file)) ?? [])
+        }
+        return hasher.hex
+    }
+
+    struct Hasher128 {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x6c62_272e_07bb_0142
+        mutating func add(_ text: String) { add(Array(text.utf8)) }
+        mutating func add(_ bytes: [UInt8]) {
+            // The length first, so ("ab", "c") and ("a", "bc") differ.
+            for byte in withUnsafeBytes(of: UInt64(bytes.count).littleEndian, Array.init) + bytes {
+                a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                b = (b ^ UInt64(byte)) &* 0x9e37_79b9_7f4a_7c15
+            }
+        }
+        var hex: String {
+            [a, b].map { let s = String($0, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }.joined()
+        }
+    }
+}
