@@ -30,6 +30,7 @@ extension Datastore {
                                        firstSeenRun: s.int64(22), lastSeenRun: s.int64(23))
             let identity = s.text(26)
             guard filter.statuses.isEmpty || filter.statuses.contains(stored.status) else { continue }
+            guard filter.lastSeenRun.map({ $0 == stored.lastSeenRun }) ?? true else { continue }
             guard filter.rules.isEmpty || filter.rules.contains(finding.rule) else { continue }
             guard filter.repositories.isEmpty || filter.repositories.contains(stored.repository)
                     || filter.repositories.contains(stored.repositoryRoot) || identity.map(filter.repositories.contains) == true

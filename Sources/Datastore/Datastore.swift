@@ -103,24 +103,61 @@ public final class Datastore {
         }
     }
 
-    /// Marks `run` finished with its counts.
-    public func finishRun(_ run: Int64, findings: Int, errors: Int, stats: ScanStats, ended: Date = Date()) throws {
+    /// Marks `run` finished with its counts. `complete`: it covered its repository's whole
+    /// history (and `tips` are the commits it started from), so a later run may build on it.
+    public func finishRun(_ run: Int64, findings: Int, errors: Int, stats: ScanStats, complete: Bool = false,
+                          tips: [String] = [], ended: Date = Date()) throws {
         try db.transaction {
+            let tip = try db.prepare("INSERT OR IGNORE INTO run_tips (run_id, commit_id) VALUES (?, ?)")
+            for t in complete ? tips : [] { try tip.run([.int(run), .text(t)]) }
             try db.prepare("""
-                UPDATE runs SET ended = ?, findings = ?, errors = ?, files = ?, bytes = ?, commits = ?, blobs = ? WHERE id = ?
+                UPDATE runs SET ended = ?, findings = ?, errors = ?, files = ?, bytes = ?, commits = ?, blobs = ?, complete = ?
+                WHERE id = ?
                 """).run([.double(ended.timeIntervalSince1970), .int(Int64(findings)), .int(Int64(errors)),
                           .int(Int64(stats.files)), .int(Int64(stats.bytes)), .int(Int64(stats.commits)),
-                          .int(Int64(stats.blobs)), .int(run)])
+                          .int(Int64(stats.blobs)), .int(complete ? 1 : 0), .int(run)])
         }
     }
 
     public func runs() throws -> [RunInfo] {
-        try db.prepare("SELECT id, repository_id, command, arguments, rules_hash, started, ended, findings, errors FROM runs ORDER BY id")
-            .rows { s in
-                RunInfo(id: s.int64(0), repositoryID: s.int64(1), command: s.text(2) ?? "", arguments: s.text(3) ?? "",
-                        rulesHash: s.text(4) ?? "", started: s.double(5), ended: s.isNull(6) ? nil : s.double(6),
-                        findings: s.int(7), errors: s.int(8))
-            }
+        try db.prepare("""
+            SELECT id, repository_id, command, arguments, rules_hash, started, ended, findings, errors, complete, commits, blobs
+            FROM runs ORDER BY id
+            """).rows([], Datastore.runInfo)
+    }
+
+    static func runInfo(_ s: Statement) -> RunInfo {
+        RunInfo(id: s.int64(0), repositoryID: s.int64(1), command: s.text(2) ?? "", arguments: s.text(3) ?? "",
+                rulesHash: s.text(4) ?? "", started: s.double(5), ended: s.isNull(6) ? nil : s.double(6),
+                findings: s.int(7), errors: s.int(8), complete: s.int64(9) != 0, commits: s.int(10), blobs: s.int(11))
+    }
+
+    /// The latest finished run of `root` that read its history (history, audit), and the
+    /// commits it started from when it was complete: what an incremental history builds on.
+    /// Only the latest counts: a findings row's last run is that run's, so an older run's
+    /// set is no longer told apart once a newer one ran.
+    public func latestHistoryRun(root: String) throws -> (run: RunInfo, tips: [String])? {
+        let s = try db.prepare("""
+            SELECT u.id, u.repository_id, u.command, u.arguments, u.rules_hash, u.started, u.ended, u.findings, u.errors,
+                   u.complete, u.commits, u.blobs
+            FROM runs u JOIN repositories r ON r.id = u.repository_id
+            WHERE r.root = ? AND u.ended IS NOT NULL AND u.command IN ('history', 'audit')
+            ORDER BY u.id DESC LIMIT 1
+            """)
+        guard let run = try s.rows([.text(root)], Datastore.runInfo).first else { return nil }
+        let tips = try db.prepare("SELECT commit_id FROM run_tips WHERE run_id = ? ORDER BY commit_id").rows([.int(run.id)]) { $0.text(0) ?? "" }
+        return (run, tips)
+    }
+
+    /// An incremental run saw again everything `base` saw in history: those findings' last
+    /// run becomes `run`, so `run`'s findings are what a full run would have found.
+    public func carryForward(from base: Int64, to run: Int64) throws {
+        let repository = try repositoryOf(run: run)
+        try db.transaction {
+            try db.prepare("""
+                UPDATE findings SET last_seen_run = ? WHERE repository_id = ? AND last_seen_run = ? AND kind IN ('commit', 'blob')
+                """).run([.int(run), .int(repository), .int(base)])
+        }
     }
 
     /// The errors recorded by the latest finished run of each repository.

@@ -58,4 +58,8 @@ public struct RunInfo: Sendable, Equatable {
     public var ended: Double?
     public var findings: Int?
     public var errors: Int?
+    /// It covered the repository's whole history (no --since or --range, no error).
+    public var complete: Bool
+    public var commits: Int?
+    public var blobs: Int?
 }

@@ -88,6 +88,17 @@ enum Schema {
             time REAL NOT NULL
         );
         """,
+        // 2: incremental history. A run that covered a repository's whole history is marked
+        // complete, with the commits it started from (ref tips and reflog entries), so the
+        // next run with the same rules walks only the commits those do not reach.
+        """
+        ALTER TABLE runs ADD COLUMN complete INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE run_tips (
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            commit_id TEXT NOT NULL,
+            PRIMARY KEY (run_id, commit_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

@@ -20,11 +20,14 @@ public struct FindingFilter: Sendable {
     public var rules: Set<String>
     /// Repository names, roots or identities.
     public var repositories: Set<String>
+    /// Only findings this run was the last to see.
+    public var lastSeenRun: Int64?
 
-    public init(statuses: Set<TriageStatus> = [], rules: Set<String> = [], repositories: Set<String> = []) {
+    public init(statuses: Set<TriageStatus> = [], rules: Set<String> = [], repositories: Set<String> = [], lastSeenRun: Int64? = nil) {
         self.statuses = statuses
         self.rules = rules
         self.repositories = repositories
+        self.lastSeenRun = lastSeenRun
     }
 }
 

@@ -14,14 +14,26 @@ final class DatastoreRecorder {
     let store: Datastore
     let path: String
     let run: Int64
+    let rulesHash: String
+    let repository: RepositoryRef
+    /// history: the run reads the whole history, and started from these commits (ref tips
+    /// and reflog entries); recorded when it finishes without error, for the next run.
+    var tips: [String]?
+    /// history: an incremental run on top of this earlier complete run, whose findings are
+    /// carried forward into this one's.
+    var base: Int64?
+    /// The run's baseline: `--baseline` and the datastore's settled fingerprints.
+    var baseline: Set<String> = []
     /// `--include-suppressed` was not given: the findings the triage baseline suppressed are
     /// recorded (they are still there), then left out of the report.
     let dropSuppressedFromReport: Bool
 
-    private init(store: Datastore, path: String, run: Int64, dropSuppressedFromReport: Bool) {
+    private init(store: Datastore, path: String, run: Int64, rulesHash: String, repository: RepositoryRef, dropSuppressedFromReport: Bool) {
         self.store = store
         self.path = path
         self.run = run
+        self.rulesHash = rulesHash
+        self.repository = repository
         self.dropSuppressedFromReport = dropSuppressedFromReport
     }
 
@@ -34,17 +46,31 @@ final class DatastoreRecorder {
             options.baseline.formUnion(try store.settledFingerprints())
             options.keepSuppressed = true
             let repository = self.repository(inv, roots: roots)
+            let hash = RulesIdentity.hash(inv, options: options)
             let run = try store.beginRun(RunStart(
                 command: inv.command.rawValue, arguments: ArgumentParser.flagNames(Array(CommandLine.arguments.dropFirst())),
                 keyshapeVersion: KeyshapeVersion.current, rulePack: BuiltinRules.packVersion,
-                rulesHash: RulesIdentity.hash(inv, options: options), repository: repository))
-            current = DatastoreRecorder(store: store, path: path, run: run, dropSuppressedFromReport: !inv.includeSuppressed)
+                rulesHash: hash, repository: repository))
+            current = DatastoreRecorder(store: store, path: path, run: run, rulesHash: hash, repository: repository,
+                                        dropSuppressedFromReport: !inv.includeSuppressed)
+            current?.baseline = options.baseline
         } catch {
             throw DatastoreAccess.failure(path, error)
         }
     }
 
     static func recordsRuns(_ command: Invocation.Command) -> Bool { FlagTable.recording.contains(command) }
+
+    /// An incremental run's report: every finding this run now counts as seen (its own and
+    /// those carried forward), less the ones the baseline (triage, `--baseline`) settles.
+    private func carried(_ result: ScanResult) throws -> (findings: [Finding], baselined: Int) {
+        let seen = try store.findings(FindingFilter(lastSeenRun: run)).map(\.finding)
+        var findings: [Finding] = [], baselined = 0
+        for f in seen {
+            if baseline.contains(f.fingerprint) { baselined += 1 } else { findings.append(f) }
+        }
+        return (findings.sorted(), baselined)
+    }
 
     /// history and audit: the repository's work tree root (its git identity when git can say);
     /// scan: the scanned folder (the current folder for several arguments or a file).
@@ -69,7 +95,15 @@ final class DatastoreRecorder {
         do {
             try store.record(result.findings + triaged, run: run)
             try store.record(result.issues, run: run)
-            try store.finishRun(run, findings: result.findings.count, errors: result.issues.count, stats: result.stats)
+            if let base {
+                // What the earlier runs found in the commits this one did not walk: with this
+                // run's own, the findings a full run gives.
+                try store.carryForward(from: base, to: run)
+                (report.findings, report.stats.suppressed.baseline) = try carried(result)
+            }
+            let complete = tips != nil && result.issues.isEmpty
+            try store.finishRun(run, findings: report.findings.count, errors: result.issues.count, stats: result.stats,
+                                complete: complete, tips: tips ?? [])
             return (report, true)
         } catch {
             Terminal.err("keyshape: error: \(DatastoreAccess.failure(path, error))\n")

@@ -3,8 +3,10 @@ import Foundation
 import ScanEngine
 
 /// A hash of what decides a run's findings besides the scanned bytes: the builtin rule files,
-/// the `--rules` files, `--enable-rule`/`--disable-rule` and the config files read. Two runs
-/// with the same hash ran the same rules; `Rules/VERSION` alone would miss a `--rules` edit.
+/// the `--rules` files, `--enable-rule`/`--disable-rule`, the config files read, the options
+/// that change what is found (`--max-file-size`, `--min-string-length`,
+/// `--ignore-inline-allow`) and the hash key. Two runs with the same hash find the same
+/// things in the same bytes; `Rules/VERSION` alone would miss a `--rules` edit.
 ///
 /// Not a secret and not an integrity check: two 64-bit FNV-1a-style lanes (different offset
 /// bases and multipliers) is enough to tell rule packs apart, and needs no crypto library here.
@@ -26,6 +28,11 @@ enum RulesIdentity {
             hasher.add("config:" + file)
             hasher.add((try? BoundedRead.contents(of: file)) ?? [])
         }
+        hasher.add("max-file-size:\(options.maxFileSize) min-string-length:\(options.minStringLength) inline:\(options.ignoreInlineAllow)")
+        // The key changes every secretHash and fingerprint. It goes in as the keyed, stretched
+        // hash of a fixed text, as costly to test a guessed key against as any secretHash.
+        let probe = Array("keyshape rules identity".utf8)
+        hasher.add(probe.withUnsafeBytes { SecretHasher(key: options.hashKey).secretHash($0) })
         return hasher.hex
     }
 

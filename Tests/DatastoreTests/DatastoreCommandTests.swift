@@ -330,3 +330,76 @@ final class DatastoreCommandTests: XCTestCase {
         }
     }
 }
+
+/// A second `history --datastore` of the same repository walks only new commits and still
+/// reports what a full run reports; other rules, or a rewritten history, mean a full run.
+final class IncrementalHistoryTests: XCTestCase {
+    func runs(_ db: String) throws -> [RunInfo] { try Datastore(readingAt: db).runs() }
+
+    func sortedLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
+
+    func testASecondRunReadsOnlyNewCommitsAndReportsWhatAFullRunDoes() throws {
+        let scratch = Scratch()
+        scratch.write("rules.toml", TestSecrets.rule)
+        let rules = scratch.path + "/rules.toml"
+        let repo = HistoryFixture(in: scratch, commits: 30, perCommit: 2)
+        let db = scratch.path + "/d.db"
+        let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--no-progress", "--format", "jsonl"]
+        let first = CLI.keyshape(args + ["--datastore", db])
+        XCTAssertEqual(first.status, 1)
+        XCTAssertEqual(sortedLines(first.stdout).count, 60)
+
+        // Ten new commits, one of them changing an old file (its old secret stays, one is added).
+        _ = HistoryFixture.append(to: repo.path, commits: 9, perCommit: 1, from: 30)
+        let changed = repo.path + "/src/file3.swift"
+        let added = TestSecrets.make()
+        try Data(((try String(contentsOfFile: changed, encoding: .utf8)) + "let more = \"\(added)\"\n").utf8).write(to: URL(fileURLWithPath: changed))
+        CLI.git(repo.path, ["add", "-A"])
+        CLI.git(repo.path, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "more"])
+
+        let second = CLI.keyshape(args + ["--datastore", db])
+        XCTAssertEqual(second.status, 1)
+        XCTAssertTrue(second.stderr.contains("incremental:"), second.stderr)
+        let full = CLI.keyshape(args)
+        XCTAssertEqual(sortedLines(full.stdout).count, 60 + 9 + 1)
+        XCTAssertEqual(sortedLines(second.stdout), sortedLines(full.stdout), "the incremental run reports what a full run reports")
+        let recorded = try runs(db)
+        XCTAssertEqual(recorded.count, 2)
+        XCTAssertEqual(recorded[0].commits, 30)
+        XCTAssertEqual(recorded[1].commits, 10, "only the new commits were walked")
+        XCTAssertLessThanOrEqual(recorded[1].blobs ?? 99, 11, "the new blobs (and the changed file's old version) only; the first run read \(recorded[0].blobs ?? 0)")
+        XCTAssertTrue(recorded[1].complete)
+        XCTAssertEqual(try Datastore(readingAt: db).findingCount(), 70, "no duplicates")
+
+        // Nothing new: nothing walked, the same report.
+        let third = CLI.keyshape(args + ["--datastore", db])
+        XCTAssertEqual(sortedLines(third.stdout), sortedLines(full.stdout))
+        XCTAssertEqual(try runs(db).last?.commits, 0)
+
+        // Other rules (a --rules edit): every commit again.
+        scratch.write("rules.toml", TestSecrets.rule + "\n# edited\n")
+        let edited = CLI.keyshape(args + ["--datastore", db])
+        XCTAssertTrue(edited.stderr.contains("the rules changed"), edited.stderr)
+        XCTAssertEqual(try runs(db).last?.commits, 40)
+        XCTAssertEqual(sortedLines(edited.stdout), sortedLines(full.stdout))
+    }
+
+    func testARewrittenHistoryIsScannedWholeAndDroppedCommitsAreNotReported() throws {
+        let scratch = Scratch()
+        scratch.write("rules.toml", TestSecrets.rule)
+        let rules = scratch.path + "/rules.toml"
+        let repo = HistoryFixture(in: scratch, commits: 6, perCommit: 1)
+        let db = scratch.path + "/d.db"
+        let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--no-progress", "--format", "jsonl"]
+        XCTAssertEqual(sortedLines(CLI.keyshape(args + ["--datastore", db]).stdout).count, 6)
+        // Drop the last two commits and every reflog entry that kept them.
+        CLI.git(repo.path, ["reset", "-q", "--hard", "main~2"])
+        CLI.git(repo.path, ["reflog", "expire", "--expire=now", "--all"])
+        CLI.git(repo.path, ["gc", "-q", "--prune=now"])
+        let second = CLI.keyshape(args + ["--datastore", db])
+        XCTAssertTrue(second.stderr.contains("no longer on any ref"), second.stderr)
+        XCTAssertEqual(try runs(db).last?.commits, 4)
+        XCTAssertEqual(sortedLines(second.stdout), sortedLines(CLI.keyshape(args).stdout))
+        XCTAssertEqual(sortedLines(second.stdout).count, 4)
+    }
+}

@@ -1,4 +1,4 @@
-import Datastore
+@testable import Datastore
 import Foundation
 import ScanCore
 import XCTest
@@ -177,9 +177,31 @@ final class DatastoreTests: XCTestCase {
 
     func testANewDatastoreCarriesTheMarkerAndVersion() throws {
         let store = try Datastore(path: dir + "/d.db", create: true)
-        XCTAssertEqual(store.schemaVersion, 1)
+        XCTAssertEqual(store.schemaVersion, 2)
         let raw = try Database(path: dir + "/d.db", mode: .readOnly)
         XCTAssertEqual(try raw.integer("PRAGMA application_id"), 0x4B53_4844)
         XCTAssertEqual(try raw.prepare("PRAGMA journal_mode").rows { $0.text(0) }, ["wal"])
+    }
+
+    /// A datastore written by the first schema is migrated forward, its rows kept.
+    func testAVersionOneDatastoreIsMigratedForward() throws {
+        let path = dir + "/v1.db"
+        do {
+            let raw = try Database(path: path, mode: .create)
+            try raw.execute(Schema.migrations[0])
+            try raw.execute("PRAGMA user_version = 1")
+            try raw.execute("PRAGMA application_id = \(Schema.marker)")
+            try raw.execute("""
+                INSERT INTO repositories (id, root, name) VALUES (1, '/r', 'r');
+                INSERT INTO runs (id, repository_id, command, arguments, keyshape_version, rule_pack, rules_hash, started, ended)
+                VALUES (1, 1, 'history', '', '0.2.0', '1', 'h', 0, 1);
+                """)
+        }
+        let store = try Datastore(path: path, create: false)
+        XCTAssertEqual(store.schemaVersion, Int64(Schema.migrations.count))
+        let runs = try store.runs()
+        XCTAssertEqual(runs.map(\.id), [1])
+        XCTAssertEqual(runs.first?.complete, false, "a run from before the migration is no base for an incremental one")
+        XCTAssertNil(try store.latestHistoryRun(root: "/r")?.tips.first)
     }
 }
