@@ -151,12 +151,19 @@ public final class Datastore {
 
     /// An incremental run saw again everything `base` saw in history: those findings' last
     /// run becomes `run`, so `run`'s findings are what a full run would have found.
+    ///
+    /// `base` is the latest finished history run, but a run killed after it may have moved
+    /// some of its findings' last run on: a finding counts as base's when base or a later run
+    /// was the last to see it and it was first seen no later than base. (One first seen by a
+    /// killed later run is found again by this one, if a full run would find it.)
     public func carryForward(from base: Int64, to run: Int64) throws {
         let repository = try repositoryOf(run: run)
         try db.transaction {
             try db.prepare("""
-                UPDATE findings SET last_seen_run = ? WHERE repository_id = ? AND last_seen_run = ? AND kind IN ('commit', 'blob')
-                """).run([.int(run), .int(repository), .int(base)])
+                UPDATE findings SET last_seen_run = ?
+                WHERE repository_id = ? AND last_seen_run >= ? AND last_seen_run < ? AND first_seen_run <= ?
+                  AND kind IN ('commit', 'blob')
+                """).run([.int(run), .int(repository), .int(base), .int(run), .int(base)])
         }
     }
 

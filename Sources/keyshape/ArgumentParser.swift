@@ -28,6 +28,7 @@ enum ArgumentParser {
         case "summarize": inv.command = .summarize
         case "triage": inv.command = .triage
         case "import": inv.command = .importReports
+        case "sweep": inv.command = .sweep
         case "version", "--version", "-V": inv.command = .version
         case "completions": inv.command = .completions
         case "man": inv.command = .man
@@ -44,7 +45,7 @@ enum ArgumentParser {
                 throw UsageError(message: "rules: expected `list` or `check`")
             }
         default:
-            throw UsageError(message: "unknown command (expected scan, history, staged, hook, audit, report, summarize, triage, import, rules, version or help)")
+            throw UsageError(message: "unknown command (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, version or help)")
         }
         var onlyPositionals = false
         while let arg = rest.popFirst() {
@@ -116,7 +117,7 @@ enum ArgumentParser {
             let name = words.joined(separator: " ")
             guard let command = Invocation.Command(rawValue: name) else {
                 // Not echoed: an argument may be anything (see looksLikeFlagName).
-                throw UsageError(message: "help: no such command (expected scan, history, staged, hook, audit, report, summarize, triage, import, rules, rules list, rules check, version)")
+                throw UsageError(message: "help: no such command (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, rules list, rules check, version)")
             }
             return help(for: command)
         }
@@ -134,6 +135,8 @@ enum ArgumentParser {
                                    remove it, putting back the hook it chained or replaced
       keyshape audit [REPO] [--products PATH ...]
                                    sources, history and build products, one report
+      keyshape sweep --datastore DB REPO... | --repos FILE
+                                   the history of many repositories into a datastore, resumable
       keyshape report --datastore DB
                                    the findings recorded in a datastore, in any format
       keyshape summarize --datastore DB

@@ -30,6 +30,8 @@ enum CommandCatalog {
               summary: "remove the hook keyshape wrote and restore the hook it chained or replaced"),
         Entry(words: ["audit"], command: .audit, arguments: "[REPO]",
               summary: "sources, whole history and build products (--products): one report, one exit status"),
+        Entry(words: ["sweep"], command: .sweep, arguments: "[REPO ...]",
+              summary: "the history of many repositories (arguments and --repos FILE) into a --datastore, --jobs at a time; resumable"),
         Entry(words: ["report"], command: .report, arguments: "",
               summary: "the findings recorded in a --datastore, in any format, filtered by --status, --rule, --repo"),
         Entry(words: ["summarize"], command: .summarize, arguments: "",

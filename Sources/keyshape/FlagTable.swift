@@ -15,7 +15,7 @@ struct Flag {
 enum FlagTable {
     static let scanning: Set<Invocation.Command> = [.scan, .history, .staged, .audit]
     static let reporting: Set<Invocation.Command> = scanning.union([.rulesList, .report])
-    static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck])
+    static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck, .sweep])
 
     /// One array, in help order; built from parts so the type checker reads each literal alone.
     static let flags: [Flag] = formatFlags + extraOutputFlags + datastoreFlags + otherFlags
@@ -48,7 +48,7 @@ enum FlagTable {
         Flag(name: "--sort", short: nil, value: nil, help: "scan: text and JSONL on stdout in path order at the end (default: each file's findings once it is scanned)", commands: [.scan]) { inv, _ in
             inv.sort = true
         },
-        Flag(name: "--quiet", short: "q", value: nil, help: "no summary line on stderr (errors are still printed)", commands: scanning) { inv, _ in inv.quiet = true },
+        Flag(name: "--quiet", short: "q", value: nil, help: "no summary line on stderr (errors are still printed)", commands: scanning.union([.sweep])) { inv, _ in inv.quiet = true },
         Flag(name: "--color", short: nil, value: "auto|always|never", help: "colour text findings (default auto: when stdout is a terminal and NO_COLOR is unset)", commands: scanning) { inv, v in
             guard let c = Invocation.ColorChoice(rawValue: v) else { throw UsageError(message: "--color: expected auto, always or never") }
             inv.color = c
@@ -61,10 +61,10 @@ enum FlagTable {
         },
         Flag(name: "--no-builtin-rules", short: nil, value: nil, help: "use only the rules given with --rules", commands: withRules) { inv, _ in inv.noBuiltinRules = true },
         Flag(name: "--config", short: "c", value: "FILE", help: "settings and allowlists (default: .keyshape.toml at the scanned root)", commands: scanning) { inv, v in inv.config = v },
-        Flag(name: "--no-config", short: nil, value: nil, help: "ignore the scanned root's .keyshape.toml (a --config FILE given too is still read)", commands: scanning) { inv, _ in
+        Flag(name: "--no-config", short: nil, value: nil, help: "ignore the scanned root's .keyshape.toml (a --config FILE given too is still read)", commands: scanning.union([.sweep])) { inv, _ in
             inv.noConfig = true
         },
-        Flag(name: "--ignore-inline-allow", short: nil, value: nil, help: "report findings on keyshape:allow / gitleaks:allow lines too", commands: scanning) { inv, _ in
+        Flag(name: "--ignore-inline-allow", short: nil, value: nil, help: "report findings on keyshape:allow / gitleaks:allow lines too", commands: scanning.union([.sweep])) { inv, _ in
             inv.ignoreInlineAllow = true
         },
         Flag(name: "--include-suppressed", short: nil, value: nil, help: "also report what allowlists, inline markers and the baseline suppressed, marked (json, sarif)", commands: scanning) { inv, _ in
@@ -82,7 +82,7 @@ enum FlagTable {
             guard let n = Int32(v), n >= 0, n <= 255 else { throw UsageError(message: "--exit-code: expected a number from 0 to 255") }
             inv.exitCode = n
         },
-        Flag(name: "--jobs", short: "j", value: "N", help: "worker threads (default: all cores)", commands: scanning) { inv, v in
+        Flag(name: "--jobs", short: "j", value: "N", help: "worker threads (default: all cores)", commands: scanning.union([.sweep])) { inv, v in
             guard let n = Int(v), n >= 1, n <= 1024 else { throw UsageError(message: "--jobs: expected a number from 1 to 1024") }
             inv.jobs = n
         },

@@ -7,7 +7,7 @@ struct Invocation {
     enum Command: String, CaseIterable {
         case scan, history, staged, hook, audit, rulesList = "rules list", rulesCheck = "rules check", version, help
         // The auditor's datastore.
-        case report, summarize, triage, importReports = "import"
+        case report, summarize, triage, importReports = "import", sweep
         // Not in the usage text: what scripts/package runs to ship completions and the man page.
         case completions, man
     }
@@ -74,6 +74,8 @@ struct Invocation {
     var filterRepos: [String] = []
     /// `triage --note TEXT`.
     var note: String?
+    /// `sweep --repos FILE`: one repository path a line.
+    var reposFile: String?
 }
 
 /// A command line that cannot be run: printed with a hint, exit status 2.

@@ -32,6 +32,7 @@ func run() -> Int32 {
         case .summarize: return try SummarizeCommand.run(inv)
         case .triage: return try TriageCommand.run(inv)
         case .importReports: return try ImportCommand.run(inv)
+        case .sweep: return try SweepCommand.run(inv)
         case .help:
             return 0
         }

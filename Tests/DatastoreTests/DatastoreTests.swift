@@ -204,4 +204,21 @@ final class DatastoreTests: XCTestCase {
         XCTAssertEqual(runs.first?.complete, false, "a run from before the migration is no base for an incremental one")
         XCTAssertNil(try store.latestHistoryRun(root: "/r")?.tips.first)
     }
+
+    /// A history run killed after the base moved some of the base's findings on; the next
+    /// incremental run still carries every one of them.
+    func testCarryForwardTakesTheBasesFindingsThatAKilledRunMovedOn() throws {
+        let store = try Datastore(path: dir + "/d.db", create: true)
+        let base = try start(store, command: "history")
+        let all = (1...6).map { finding("f\($0).txt", line: $0, commit: String(repeating: "c", count: 40)) }
+        try store.record(all, run: base)
+        try store.finishRun(base, findings: 6, errors: 0, stats: ScanStats(), complete: true, tips: ["t"])
+        let killed = try start(store, command: "history")
+        try store.record(Array(all.prefix(3)) + [finding("new.txt", line: 9, commit: String(repeating: "d", count: 40))], run: killed)
+        let next = try start(store, command: "history")
+        XCTAssertEqual(try store.latestHistoryRun(root: "/repos/one")?.run.id, base, "an unfinished run is no base")
+        try store.carryForward(from: base, to: next)
+        XCTAssertEqual(Set(try store.findings(FindingFilter(lastSeenRun: next)).map(\.finding)), Set(all),
+                       "all of the base's findings, and not the one only the killed run saw")
+    }
 }
