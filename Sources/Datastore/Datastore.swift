@@ -68,6 +68,13 @@ public final class Datastore {
         }
     }
 
+    /// Whether the datastore already knows `root`'s identity (so a run need not ask git again).
+    public func knowsIdentity(root: String) throws -> Bool {
+        let s = try db.prepare("SELECT identity IS NOT NULL FROM repositories WHERE root = ?")
+        try s.bind([.text(root)])
+        return try s.step() && s.int64(0) != 0
+    }
+
     /// The id of `repository`'s row, inserted or updated (a later run may know its identity).
     private func repositoryID(_ repository: RepositoryRef) throws -> Int64 {
         try db.prepare("""

@@ -45,7 +45,7 @@ final class DatastoreRecorder {
         do {
             options.baseline.formUnion(try store.settledFingerprints())
             options.keepSuppressed = true
-            let repository = self.repository(inv, roots: roots)
+            let repository = self.repository(inv, roots: roots, store: store)
             let hash = RulesIdentity.hash(inv, options: options)
             let run = try store.beginRun(RunStart(
                 command: inv.command.rawValue, arguments: ArgumentParser.flagNames(Array(CommandLine.arguments.dropFirst())),
@@ -74,10 +74,12 @@ final class DatastoreRecorder {
 
     /// history and audit: the repository's work tree root (its git identity when git can say);
     /// scan: the scanned folder (the current folder for several arguments or a file).
-    static func repository(_ inv: Invocation, roots: [String]) -> RepositoryRef {
+    static func repository(_ inv: Invocation, roots: [String], store: Datastore) -> RepositoryRef {
         switch inv.command {
         case .history, .audit:
             let root = ArtifactRoots.repository(roots.first ?? ".").sourceRoot
+            // Asked of git once per repository: finding the root commits walks the whole history.
+            if (try? store.knowsIdentity(root: root)) == true { return RepositoryRef(root: root) }
             return RepositoryRef(root: root, identity: DatastoreAccess.identity(ofRepository: root))
         default:
             let root = ArtifactRoots.scan(roots).bases.first?.directory ?? FileManager.default.currentDirectoryPath
