@@ -4,27 +4,25 @@ import ScanCore
 import ScanRules
 
 /// One worker's view of a folder scan: reads each file it takes in bounded chunks and
-/// hands them to its BufferScanner.
+/// hands them to its BufferPipeline.
 final class FileScanner {
-    let scanner: BufferScanner
+    let pipeline: BufferPipeline
     let reader: ChunkReader
     let options: ScanOptions
     let progress: ScanProgress?
 
-    private var decoded: [UInt8] = []
-    private var runs: [UTF16Runs.Run] = []
-
     var findings: [Finding] = []
     var issues: [ScanIssue] = []
     var stats = ScanStats()
-    var suppressed: SuppressionTally
+    private var builder: FindingBuilder
+    var suppressed: SuppressionTally { builder.suppressed }
 
     init(ruleSet: RuleSet, options: ScanOptions, progress: ScanProgress? = nil, hashes: SecretHashMemo? = nil) {
-        scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes)
+        pipeline = BufferPipeline(ruleSet: ruleSet, options: options, hashes: hashes)
         reader = ChunkReader(chunkSize: options.chunkSize, overlap: min(64 << 10, options.chunkSize / 4))
         self.options = options
         self.progress = progress
-        suppressed = SuppressionTally(keep: options.keepSuppressed)
+        builder = FindingBuilder(options: options)
     }
 
     /// Test seam: runs once per binary file after its first chunk was read and before its
@@ -48,7 +46,7 @@ final class FileScanner {
         let context = MatchContext(path: entry.displayPath)
         let onFailure = { (failure: RuleFailure) in
             if failedRules.insert(failure.key).inserted {
-                let id = self.scanner.rules[failure.ruleIndex].id
+                let id = self.pipeline.rules[failure.ruleIndex].id
                 self.issues.append(ScanIssue(path: entry.displayPath, message: failure.describe(ruleId: id, unit: "file")))
             }
         }
@@ -71,21 +69,15 @@ final class FileScanner {
                 // earlier is longer than half a chunk (4 MiB) and an error entry.
                 let resumable = chunk.accept.upperBound < chunk.bytes.count
                     ? max(chunk.accept.lowerBound, reader.chunkSize / 2 + reader.rereadContext)..<chunk.accept.upperBound : nil
-                scanner.scan(chunk.bytes, isBinary: chunk.isBinary, context: context, accept: chunk.accept,
-                             linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable,
-                             onFinding: { f in
-                    record(f, fileOffset: chunk.fileOffset + f.range.lowerBound, length: f.range.count,
-                           binary: chunk.isBinary ? layout : nil, entry: entry)
-                }, onFailure: onFailure)
+                pipeline.scan(part: chunk.bytes, layout: chunk.isBinary ? layout : nil, baseOffset: chunk.fileOffset, context: context,
+                              accept: chunk.accept, linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable,
+                              onFinding: { f in record(f, fileOffset: chunk.fileOffset, entry: entry) }, onFailure: onFailure)
                 // This chunk answers for its accepted bytes up to the resume point, if any.
-                let resumeAt = scanner.resumeAt
+                let resumeAt = pipeline.resumeAt
                 let own = chunk.accept.lowerBound..<(resumeAt ?? chunk.accept.upperBound)
                 if let resumeAt { reader.resume(at: chunk.fileOffset + resumeAt) }
                 stats.bytes += own.count
                 progress?.bytesDone.add(own.count, ordering: .relaxed)
-                if chunk.isBinary, let layout {
-                    scanUTF16(chunk, own: own, layout: layout, entry: entry, context: context, onFailure: onFailure)
-                }
                 if !chunk.isBinary && !chunk.isLast {
                     // Where the next chunk's buffer starts: the end of this one's accepted
                     // bytes, or the re-read context before the resume point.
@@ -105,48 +97,15 @@ final class FileScanner {
         }
     }
 
-    /// Text that toolchains store as UTF-16LE (CFString literals, `__ustring`, resources):
-    /// decoded to ASCII and matched like any other text, reported at its bytes in the file.
-    private func scanUTF16(_ chunk: Chunk, own: Range<Int>, layout: BinaryLayout, entry: FileEntry, context: MatchContext,
-                           onFailure: (RuleFailure) -> Void) {
-        decoded.removeAll(keepingCapacity: true)
-        runs.removeAll(keepingCapacity: true)
-        UTF16Runs.extract(chunk.bytes, baseOffset: chunk.fileOffset, minLength: options.minStringLength, into: &decoded, runs: &runs)
-        guard !runs.isEmpty else { return }
-        let runs = self.runs
-        _ = decoded.withUnsafeBytes { buffer in
-            scanner.scan(buffer, isBinary: false, context: context, onFinding: { f in
-                // The run holding the secret's first decoded byte (runs are in decoded order).
-                var lo = 0, hi = runs.count
-                while lo < hi { let mid = (lo + hi) / 2; if runs[mid].decodedRange.upperBound <= f.range.lowerBound { lo = mid + 1 } else { hi = mid } }
-                guard lo < runs.count, runs[lo].decodedRange.contains(f.range.lowerBound) else { return }
-                let fileOffset = runs[lo].fileOffset(ofDecoded: f.range.lowerBound)
-                // Only runs starting in this chunk's own bytes; the overlap belongs to the next.
-                guard own.contains(runs[lo].fileOffset - chunk.fileOffset) else { return }
-                record(f, fileOffset: fileOffset, length: 2 * f.range.count, binary: layout, entry: entry)
-            }, onFailure: onFailure)
-        }
-    }
-
-    private func record(_ f: BufferFinding, fileOffset absolute: Int, length: Int, binary layout: BinaryLayout?, entry: FileEntry) {
-        let rule = scanner.rules[f.ruleIndex]
-        var location: Location
-        if let layout {
-            location = Location(kind: .binary, path: entry.displayPath, byteOffset: absolute, byteLength: length)
-            layout.describe(absolute, into: &location)
-        } else {
-            location = Location(kind: .file, path: entry.displayPath, byteOffset: absolute, byteLength: length)
-            location.line = f.line
-            location.column = f.column
-            location.endLine = f.endLine
-            location.endColumn = f.endColumn
-        }
+    /// - Parameter chunkOffset: the file offset of the chunk the finding's range is in.
+    private func record(_ f: BufferFinding, fileOffset chunkOffset: Int, entry: FileEntry) {
+        let rule = pipeline.rules[f.ruleIndex]
         // From the path's raw bytes: two names differing only in bytes that are not UTF-8
         // are two places, each baselined on its own.
-        let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: entry.pathBytes, section: location.section, secretHash: f.secretHash)
-        let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: f.secretHash, location: location) }
-        if let kind = f.suppression { suppressed.add(kind, finding); return }
-        if options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); return }
-        findings.append(finding())
+        let provenance = ProvenanceStep.apply(f.steps, to: .file(path: entry.pathBytes))
+        let location = Location(f, provenance: provenance, offset: chunkOffset)
+        if let finding = builder.build(rule: rule, location: location, secretHash: f.secretHash, suppression: f.suppression) {
+            findings.append(finding)
+        }
     }
 }

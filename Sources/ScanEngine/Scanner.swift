@@ -9,10 +9,16 @@ public final class Scanner: @unchecked Sendable {
     public let ruleSet: RuleSet
     public let options: ScanOptions
     public let progress = ScanProgress()
-    /// Called with each file's reported findings, in position order, as soon as that file is
+    /// Receives each file's reported findings, in position order, as soon as that file is
     /// scanned; one call at a time, files in the order their scans finish. The result is
-    /// still sorted as a whole at the end. (A minimal finding sink, for streamed output.)
-    public var onFileFindings: (@Sendable ([Finding]) -> Void)?
+    /// still sorted as a whole at the end.
+    public var sink: (any FindingSink)?
+
+    /// A closure as the sink (streamed text output).
+    public var onFileFindings: (@Sendable ([Finding]) -> Void)? {
+        get { (sink as? ClosureFindingSink)?.body }
+        set { sink = newValue.map(ClosureFindingSink.init) }
+    }
 
     public init(ruleSet: RuleSet, options: ScanOptions) {
         self.ruleSet = ruleSet
@@ -44,7 +50,7 @@ public final class Scanner: @unchecked Sendable {
         let results = WorkerResults(count: workers)
         let ruleSet = self.ruleSet, options = self.options, progress = self.progress
         let hashes = SecretHashMemo(key: options.hashKey)
-        let sink = onFileFindings, sinkLock = NSLock()
+        let sink = self.sink, sinkLock = NSLock()
 
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let scanner = FileScanner(ruleSet: ruleSet, options: options, progress: progress, hashes: hashes)
@@ -59,7 +65,7 @@ public final class Scanner: @unchecked Sendable {
                 if let sink, scanner.findings.count > before {
                     let new = scanner.findings[before...].sorted()
                     sinkLock.lock()
-                    sink(new)
+                    sink.receive(new)
                     sinkLock.unlock()
                 }
                 progress.filesDone.add(1, ordering: .relaxed)

@@ -1,4 +1,5 @@
 import CCrypto
+import ScanCore
 
 /// Computes `secretHash` and `fingerprint`.
 ///
@@ -35,6 +36,27 @@ public struct SecretHasher: Sendable {
         }
         precondition(ok == 1, "PBKDF2 refused its arguments")  // iterations >= 1 by construction
         return (0..<secrets.count).map { SecretHasher.hex(Array(out[$0 * width..<($0 + 1) * width])) }
+    }
+
+    /// THE fingerprint of a finding, whatever input found it: rule, the provenance's path
+    /// chain and qualifier (`Provenance.fingerprintPlace`), the binary section when the
+    /// bytes are an object file's, and the secret hash. Stable when lines move; the same
+    /// for the same file's content under `scan`, `staged` and `history` (a file, a staged
+    /// file and a blob at that path share the path, and their binary layouts the section),
+    /// so a baseline written by one command applies to all.
+    ///
+    /// For a place whose provenance has a qualifier (an unreachable blob: its id; commit
+    /// text: the field) the qualifier stands in the section slot, joined to the binary
+    /// section by a NUL when both exist.
+    public static func fingerprint(rule: String, location: Location, secretHash: String) -> String {
+        let place = location.provenance.fingerprintPlace
+        let section: String?
+        switch (place.qualifier, location.section) {
+        case (nil, let s): section = s
+        case (let q?, nil): section = q
+        case (let q?, let s?): section = q + "\u{0}" + s
+        }
+        return fingerprint(rule: rule, pathBytes: place.pathBytes, section: section, secretHash: secretHash)
     }
 
     /// Rule, path (or binary section) and secret hash: stable when lines move, different

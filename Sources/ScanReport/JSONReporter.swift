@@ -54,27 +54,14 @@ public enum JSONReporter {
         return .object(pairs)
     }
 
+    /// The location's fields in the order `Location.fields` gives, whatever its provenance.
     static func location(_ l: Location) -> JSONWriter.Value {
-        var pairs: [(String, JSONWriter.Value)] = [("kind", .string(l.kind.rawValue))]
-        func add(_ key: String, _ value: String?) { if let value { pairs.append((key, .string(value))) } }
-        func add(_ key: String, _ value: Int?) { if let value { pairs.append((key, .int(value))) } }
-        add("commit", l.commit)
-        add("blob", l.blob)
-        add("author", l.author)
-        add("email", l.email)
-        add("date", l.date)
-        add("path", l.path)
-        add("format", l.format)
-        add("arch", l.arch)
-        add("section", l.section)
-        add("fileOffset", l.fileOffset)
-        add("virtualAddress", l.virtualAddress.map { "0x" + String($0, radix: 16) })
-        add("line", l.line)
-        add("column", l.column)
-        add("endLine", l.endLine)
-        add("endColumn", l.endColumn)
-        pairs.append(("byteOffset", .int(l.byteOffset)))
-        pairs.append(("byteLength", .int(l.byteLength)))
-        return .object(pairs)
+        .object(l.fields.map { key, value in
+            switch value {
+            case .string(let text): return (key, .string(text))
+            case .int(let number): return (key, .int(number))
+            case .strings(let list): return (key, .array(list.map { .string($0) }))
+            }
+        })
     }
 }

@@ -24,25 +24,8 @@ public enum TextReporter {
         return "\(placeColor)\(place)\(reset): \(ruleColor)\(rule)\(reset) (\(e(f.description))) [\(e(f.fingerprint))]"
     }
 
-    public static func place(_ l: Location) -> String {
-        let e = DisplayText.escaped
-        let path = e(l.path ?? "")
-        switch l.kind {
-        case .binary:
-            let offset = "0x" + String(l.fileOffset ?? l.byteOffset, radix: 16)
-            var parts = [path]
-            if let arch = l.arch { parts.append(e(arch)) }
-            parts.append(e(l.section ?? l.format ?? "raw") + "+" + offset)
-            return parts.joined(separator: ":")
-        case .blob:
-            return "blob \(e(l.blob ?? ""))+0x\(String(l.byteOffset, radix: 16))"
-        case .commit:
-            let short = e(String((l.commit ?? "").prefix(7)))
-            return "\(short) \(path):\(l.line ?? 0):\(l.column ?? 0)"
-        case .file, .staged:
-            return "\(path):\(l.line ?? 0):\(l.column ?? 0)"
-        }
-    }
+    /// The location's one text form (`Location.text`, names escaped there).
+    public static func place(_ l: Location) -> String { l.text }
 
     /// The one-line summary for stderr.
     public static func summary(_ result: ScanResult) -> String {

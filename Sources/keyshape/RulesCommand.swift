@@ -1,5 +1,6 @@
 import Foundation
 import ScanCore
+import ScanEngine
 import ScanReport
 import ScanRules
 
@@ -31,7 +32,7 @@ enum RulesCommand {
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
         var files = loaded.files
         for i in files.indices { files[i].rules.removeAll { !selection.keeps($0.id) } }
-        let problems = RuleChecker.check(files: files, requireExamples: inv.requireExamples)
+        let problems = RuleChecker.check(files: files, requireExamples: inv.requireExamples, runner: ExampleScan.runner)
         let rules = files.reduce(0) { $0 + $1.rules.count }
         let examples = files.reduce(0) { $0 + $1.rules.reduce(0) { $0 + $1.examples.count + $1.negativeExamples.count } }
         for p in problems { Terminal.out(DisplayText.escaped("\(p)") + "\n") }

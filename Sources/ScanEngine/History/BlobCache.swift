@@ -15,9 +15,14 @@ struct CachedFinding: Sendable {
     var byteOffset: Int
     var byteLength: Int32
     /// Allowlisted or inline-allowed by the blob's bytes alone (scanned without path or commit);
-    /// findings of rules whose verdict depends on those are checked again with the real ones
-    /// (ContextVerifier).
+    /// what depends on those is in `pending`, settled with the real ones.
     var suppression: Suppression?
+    /// In an object file's bytes: where (the blob's own layout, as `scan` gives for the file).
+    var binary: BinaryPlace?
+    /// What transforms added to the provenance (see `ProvenanceStep`).
+    var steps: [ProvenanceStep]
+    /// Path and commit conditions, settled for each path and commit the blob is met at.
+    var pending: ContextChecks?
 
     init(_ f: BufferFinding) {
         ruleIndex = Int32(f.ruleIndex)
@@ -29,6 +34,9 @@ struct CachedFinding: Sendable {
         byteOffset = f.range.lowerBound
         byteLength = Int32(clamping: f.range.count)
         suppression = f.suppression
+        binary = f.binary
+        steps = f.steps
+        pending = f.pending
     }
 
     var hashText: String {
@@ -42,13 +50,12 @@ struct CachedFinding: Sendable {
     /// child is new there, as it was before suppressed findings were kept at all.
     var key: SecretKey { SecretKey(ruleIndex: ruleIndex, secretHash: secretHash, suppression: suppression) }
 
-    func location(kind: Location.Kind, path: String?) -> Location {
-        var l = Location(kind: kind, path: path, byteOffset: byteOffset, byteLength: Int(byteLength))
-        if line > 0 {
-            l.line = Int(line)
-            l.column = Int(column)
-            l.endLine = Int(endLine)
-            l.endColumn = Int(endColumn)
+    /// The finding's location in a blob whose provenance is `provenance`.
+    func location(_ provenance: Provenance) -> Location {
+        var l = Location(ProvenanceStep.apply(steps, to: provenance), byteOffset: byteOffset, byteLength: Int(byteLength))
+        l.binary = binary
+        if line > 0 && binary == nil {
+            l.setText(line: Int(line), column: Int(column), endLine: Int(endLine), endColumn: Int(endColumn))
         }
         return l
     }
@@ -61,27 +68,4 @@ struct BlobEntry {
     enum State: UInt8 { case scanned, tooLarge, unreadable, notBlob }
     var state: State
     var findings: [CachedFinding]
-}
-
-/// Which rules depend on more than the blob's bytes (a `path` filter, or an allowlist with
-/// paths or commits). A blob is scanned once with no path, which gives a superset of what
-/// any path would give; findings of these rules are re-checked with the real path and
-/// commit before they are reported.
-struct ContextSensitivity {
-    let rules: [Bool]
-    let usesCommits: [Bool]
-
-    init(_ set: RuleSet) {
-        var sensitive: [Bool] = []
-        var commits: [Bool] = []
-        for rule in set.rules {
-            let lists = rule.allowlists + set.allowlists.filter { $0.targetRules.isEmpty || $0.targetRules.contains(rule.id) }
-            sensitive.append(rule.path != nil || lists.contains { !$0.paths.isEmpty || !$0.commits.isEmpty })
-            commits.append(lists.contains { !$0.commits.isEmpty })
-        }
-        rules = sensitive
-        usesCommits = commits
-    }
-
-    var any: Bool { rules.contains(true) }
 }

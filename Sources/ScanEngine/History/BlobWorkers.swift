@@ -15,28 +15,17 @@ import ScanRules
 /// chunk size (rare) is scanned by the calling thread itself as it is read, one chunk at a
 /// time, so no buffer ever grows to a blob's size.
 final class BlobWorkers: @unchecked Sendable {
-    struct Request {
-        var id: ObjectID
-        /// Where the blob was met (path and commit), for error entries; nil for a blob no
-        /// commit reaches.
-        var path: [UInt8]? = nil
-        var commit: ObjectID? = nil
-        /// An earlier request in the same list holding another version of the same path: when
-        /// both travel in one parcel, only the bytes where they differ are searched for keywords.
-        var base: Int? = nil
-
-        /// "path in commit id", built only when an error entry needs it.
-        var context: String {
-            guard let path, let commit else { return "" }
-            return "\(HistoryRun.displayPath(path)) in commit \(commit.hex)"
-        }
-    }
+    /// What to read (GitHistory's read plan).
+    typealias Request = PlannedBlob
     struct Outcome {
         var entry: BlobEntry
         var bytes: Int
         var binary: Bool
         var issue: String?
         var ruleFailures: [String]
+        /// Per finding: whether its secret hash is still to be computed (from the blob's
+        /// bytes at its span); findings in derived buffers (UTF-16 runs) come hashed.
+        var needsHash: [Bool] = []
     }
 
     let reader: CatFileReader
@@ -46,7 +35,7 @@ final class BlobWorkers: @unchecked Sendable {
     private let ruleSet: RuleSet
     /// For blobs over the chunk size, scanned on the reading thread as they stream in (made
     /// at the first such blob).
-    private var streamed: (chunks: StreamedBlobScanner, scanner: BufferScanner)?
+    private var streamed: (chunks: StreamedBlobScanner, pipeline: BufferPipeline)?
     /// The largest buffer that held blob bytes (a parcel, or the streaming chunk), for tests
     /// of the memory bound.
     private(set) var largestBuffer = 0
@@ -60,9 +49,9 @@ final class BlobWorkers: @unchecked Sendable {
         shared = Shared(parcels: threads * 2 + 1)
         let memo = SecretHashMemo(key: options.hashKey)
         for _ in 0..<threads {
-            let scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: memo)
+            let pipeline = BufferPipeline(ruleSet: ruleSet, options: options, hashes: memo)
             let shared = self.shared, progress = self.progress
-            Thread.detachNewThread { shared.work(scanner: scanner, progress: progress) }
+            Thread.detachNewThread { shared.work(pipeline: pipeline, progress: progress) }
         }
     }
 
@@ -143,13 +132,13 @@ final class BlobWorkers: @unchecked Sendable {
     /// A blob over the chunk size, scanned on the reading thread while git sends it.
     private func scanStreamed(_ stream: CatFileReader.ObjectStream, size: Int) -> Outcome {
         if streamed == nil {
-            streamed = (StreamedBlobScanner(chunkSize: options.chunkSize), BufferScanner(ruleSet: ruleSet, options: options))
+            streamed = (StreamedBlobScanner(chunkSize: options.chunkSize), BufferPipeline(ruleSet: ruleSet, options: options))
             largestBuffer = max(largestBuffer, options.chunkSize)
         }
-        let (chunks, scanner) = streamed!
+        let (chunks, pipeline) = streamed!
         var failures: [String] = []
-        let scanned = chunks.scan(stream, size: size, with: scanner, context: MatchContext(), onFailure: { failure in
-            let text = failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "blob")
+        let scanned = chunks.scan(stream, size: size, with: pipeline, context: MatchContext(), onFailure: { failure in
+            let text = failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "blob")
             if !failures.contains(text) { failures.append(text) }
         })
         guard scanned.complete else {
@@ -176,20 +165,23 @@ final class BlobWorkers: @unchecked Sendable {
         }
     }
 
-    /// The findings' `secretHash` is left 0: the caller hashes a parcel's secrets together.
-    static func scan(_ bytes: UnsafeRawBufferPointer, with scanner: BufferScanner, reference: HitReference? = nil) -> Outcome {
-        let binary = ChunkReader.looksBinary(bytes)
+    /// The findings of the blob's own bytes have `secretHash` left 0 (`needsHash`): the
+    /// caller hashes a parcel's secrets together.
+    static func scan(_ bytes: UnsafeRawBufferPointer, with pipeline: BufferPipeline, reference: HitReference? = nil) -> Outcome {
         var findings: [CachedFinding] = []
+        var needsHash: [Bool] = []
         var failures: [String] = []
-        if bytes.count > 0 {
-            scanner.scan(bytes, isBinary: binary, context: MatchContext(), reference: reference, hashSecrets: false, onFinding: { f in
-                findings.append(CachedFinding(f))
-            }, onFailure: { failure in
-                let text = failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "blob")
-                if !failures.contains(text) { failures.append(text) }
-            })
-        }
-        return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: bytes.count, binary: binary, issue: nil, ruleFailures: failures)
+        let summary = pipeline.scan(whole: bytes, reference: reference, hashSecrets: false, onFinding: { f in
+            findings.append(CachedFinding(f))
+            needsHash.append(f.secretHash.isEmpty)
+        }, onFailure: { failure in
+            let text = failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "blob")
+            if !failures.contains(text) { failures.append(text) }
+        })
+        // As `scan` reports a malformed binary file: its bytes are still scanned, as raw bytes.
+        failures += summary.layoutProblems
+        return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: bytes.count, binary: summary.binary, issue: nil,
+                       ruleFailures: failures, needsHash: needsHash)
     }
 
     /// The parcels in flight and the free ones; the scanning threads' loop.
@@ -230,7 +222,7 @@ final class BlobWorkers: @unchecked Sendable {
             condition.unlock()
         }
 
-        func work(scanner: BufferScanner, progress: ScanProgress) {
+        func work(pipeline: BufferPipeline, progress: ScanProgress) {
             while true {
                 condition.lock()
                 while full.isEmpty && !finished { condition.wait() }
@@ -247,9 +239,9 @@ final class BlobWorkers: @unchecked Sendable {
                         reference = HitReference(bytes: UnsafeRawBufferPointer(start: parcel.storage + earlier.item.offset, count: earlier.item.count),
                                                  hits: earlier.hits)
                     }
-                    let outcome = BlobWorkers.scan(bytes, with: scanner, reference: reference)
-                    if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, scanner.hits) }
-                    for (k, f) in outcome.entry.findings.enumerated() {
+                    let outcome = BlobWorkers.scan(bytes, with: pipeline, reference: reference)
+                    if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, pipeline.hits) }
+                    for (k, f) in outcome.entry.findings.enumerated() where outcome.needsHash[k] {
                         unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength)),
                                          f.suppression != nil))
                     }
@@ -258,7 +250,7 @@ final class BlobWorkers: @unchecked Sendable {
                 // The slow hash, for the whole parcel's secrets at once: new ones are computed
                 // side by side where the CPU allows.
                 if !unhashed.isEmpty {
-                    let hashes = scanner.identities(unhashed.map(\.secret), suppressed: unhashed.map(\.suppressed))
+                    let hashes = pipeline.scanner.identities(unhashed.map(\.secret), suppressed: unhashed.map(\.suppressed))
                     for (u, h) in zip(unhashed, hashes) {
                         parcel.results!.slots[u.slot]!.entry.findings[u.finding].secretHash = UInt64(h, radix: 16) ?? 0
                     }
@@ -329,5 +321,13 @@ final class OutcomeSlots: @unchecked Sendable {
     deinit {
         _ = slots.deinitialize()
         slots.deallocate()
+    }
+}
+
+extension PlannedBlob {
+    /// "path in commit id", built only when an error entry needs it.
+    var context: String {
+        guard let path, let commit else { return "" }
+        return "\(HistoryRun.displayPath(path)) in commit \(commit.hex)"
     }
 }

@@ -13,7 +13,7 @@ final class MergeDeletions {
     let ruleSet: RuleSet
     let options: ScanOptions
     private var reader: CatFileReader?
-    private var scanner: BufferScanner?
+    private var pipeline: BufferPipeline?
     private let scratch: MatchScratch
     private var memo: [ObjectID: [SecretKey]] = [:]
 
@@ -53,9 +53,9 @@ final class MergeDeletions {
         if unread.isEmpty { return (keys, issues) }
         if reader == nil {
             reader = CatFileReader(git: git, streaming: false)
-            scanner = BufferScanner(ruleSet: ruleSet, options: options)
+            pipeline = BufferPipeline(ruleSet: ruleSet, options: options)
         }
-        let scanner = self.scanner!
+        let pipeline = self.pipeline!
         reader!.read(unread.map(\.id), maxSize: options.maxFileSize) { i, result in
             guard case .object(let type, let bytes) = result else {
                 let why = BlobWorkers.outcome(of: result, maxSize: options.maxFileSize).issue ?? "not read"
@@ -65,14 +65,16 @@ final class MergeDeletions {
             }
             if type != "blob" { return }
             // Scanned as the blob workers scan every blob (no path or commit: the superset a
-            // cached blob holds, see ContextSensitivity), then hashed. A rule that gives up
+            // cached blob holds: path and commit conditions stay pending), then hashed. A rule that gives up
             // here can only make the merge's finding stay reported; the blob's own commit
             // reports the failure.
-            var findings = BlobWorkers.scan(bytes, with: scanner).entry.findings
-            let hashes = scanner.secretHashes(findings.map {
-                UnsafeRawBufferPointer(rebasing: bytes[$0.byteOffset..<($0.byteOffset + Int($0.byteLength))])
+            let outcome = BlobWorkers.scan(bytes, with: pipeline)
+            var findings = outcome.entry.findings
+            let unhashed = findings.indices.filter { outcome.needsHash[$0] }
+            let hashes = pipeline.scanner.secretHashes(unhashed.map {
+                UnsafeRawBufferPointer(rebasing: bytes[findings[$0].byteOffset..<(findings[$0].byteOffset + Int(findings[$0].byteLength))])
             })
-            for k in findings.indices { findings[k].secretHash = UInt64(hashes[k], radix: 16) ?? 0 }
+            for (k, h) in zip(unhashed, hashes) { findings[k].secretHash = UInt64(h, radix: 16) ?? 0 }
             let found = findings.map(\.key)
             memo[unread[i].id] = found
             keys.formUnion(found)

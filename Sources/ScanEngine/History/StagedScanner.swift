@@ -83,8 +83,8 @@ public final class StagedScanner {
             reading = try input.diff.get()
             listed = try reading.paths().changes
         } catch { return fail(error) }
-        let scanner = BufferScanner(ruleSet: ruleSet, options: options)
-        var suppressed = SuppressionTally(keep: options.keepSuppressed)
+        let pipeline = BufferPipeline(ruleSet: ruleSet, options: options)
+        var builder = FindingBuilder(options: options)
         var failedRules = Set<[Int]>()
 
         var changes: [StagedChange] = []
@@ -98,8 +98,8 @@ public final class StagedScanner {
         }
         // One batch through one cat-file: staged changes are small and must feel instant.
         let paths = changes.map { PathText.display($0.path) }
-        let (blobs, unreadable, streamed) = read(changes.map(\.newBlob), with: reader, paths: paths, scanner: scanner, onFailure: { i, failure in
-            result.issues.append(ScanIssue(path: paths[i], message: failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "file")))
+        let (blobs, unreadable, streamed) = read(changes.map(\.newBlob), with: reader, paths: paths, pipeline: pipeline, onFailure: { i, failure in
+            result.issues.append(ScanIssue(path: paths[i], message: failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "file")))
         })
         var scanned: [Scanned] = []
         for (i, ch) in changes.enumerated() {
@@ -119,13 +119,15 @@ public final class StagedScanner {
             result.stats.bytes += bytes.count
             var item = Scanned(change: ch, path: path, bytes: bytes, binary: false, found: [])
             bytes.withUnsafeBytes { raw in
-                item.binary = ChunkReader.looksBinary(raw)
-                scanner.scan(raw, isBinary: item.binary, context: MatchContext(path: path), hashSecrets: false,
-                             onFinding: { item.found.append($0) }, onFailure: { failure in
+                let summary = pipeline.scan(whole: raw, context: MatchContext(path: path), hashSecrets: false,
+                                            onFinding: { item.found.append($0) }, onFailure: { failure in
                     if failedRules.insert([scanned.count] + failure.key).inserted {
-                        result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: scanner.rules[failure.ruleIndex].id, unit: "file")))
+                        result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "file")))
                     }
                 })
+                item.binary = summary.binary
+                // As `scan` reports a malformed binary file (its bytes were still scanned).
+                for problem in summary.layoutProblems { result.issues.append(ScanIssue(path: path, message: problem)) }
             }
             if item.binary { result.stats.binaries += 1 }
             scanned.append(item)
@@ -143,7 +145,7 @@ public final class StagedScanner {
         let heads = scanned.filter(comparesWithHead)
         let (oldBlobs, _, oldStreamed) = read(heads.map(\.change.oldBlob), with: reader,
                                               paths: heads.map { PathText.display($0.change.oldPath ?? $0.change.path) },
-                                              scanner: scanner, onFailure: { _, _ in })
+                                              pipeline: pipeline, onFailure: { _, _ in })
         var oldKeys: [ObjectID: Set<SecretKey>] = [:]
         for (i, item) in heads.enumerated() {
             if let big = oldStreamed[i] { oldKeys[item.change.oldBlob] = Set(big.found.map { CachedFinding($0).key }) }
@@ -158,8 +160,8 @@ public final class StagedScanner {
                 if let old = oldBlobs[ch.oldBlob] {
                     let oldPath = PathText.display(ch.oldPath ?? ch.path)
                     _ = old.withUnsafeBytes { raw in
-                        scanner.scan(raw, isBinary: ChunkReader.looksBinary(raw), context: MatchContext(path: oldPath),
-                                     onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _ in })
+                        pipeline.scan(whole: raw, context: MatchContext(path: oldPath),
+                                      onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _ in })
                     }
                 }
                 before = keys
@@ -172,23 +174,20 @@ public final class StagedScanner {
                 }
                 if f.secretHash.isEmpty {
                     f.secretHash = item.bytes.withUnsafeBytes {
-                        scanner.identities([UnsafeRawBufferPointer(rebasing: $0[f.range])], suppressed: [f.suppression != nil])[0]
+                        pipeline.scanner.identities([UnsafeRawBufferPointer(rebasing: $0[f.range])], suppressed: [f.suppression != nil])[0]
                     }
                 }
                 if let before, before.contains(CachedFinding(f).key) { continue }
                 let rule = ruleSet.rules[f.ruleIndex]
-                var location = CachedFinding(f).location(kind: .staged, path: item.path)
-                if item.binary { location.format = "raw"; location.fileOffset = f.range.lowerBound }
-                let fingerprint = SecretHasher.fingerprint(rule: rule.id, pathBytes: item.change.path, section: nil, secretHash: f.secretHash)
-                let hash = f.secretHash
-                let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: hash, location: location) }
-                if let kind = f.suppression { suppressed.add(kind, finding); continue }
-                if options.baseline.contains(fingerprint) { suppressed.add(.baseline, finding); continue }
-                result.findings.append(finding())
+                let provenance = ProvenanceStep.apply(f.steps, to: .staged(path: item.change.path))
+                if let finding = builder.build(rule: rule, location: Location(f, provenance: provenance), secretHash: f.secretHash,
+                                               suppression: f.suppression) {
+                    result.findings.append(finding)
+                }
             }
         }
-        result.stats.suppressed = suppressed.counts
-        result.suppressed = suppressed.kept.sorted()
+        result.stats.suppressed = builder.suppressed.counts
+        result.suppressed = builder.suppressed.kept.sorted()
         result.findings.sort()
         result.issues.sort()
         result.stats.seconds = Date().timeIntervalSince(started)
@@ -198,7 +197,7 @@ public final class StagedScanner {
     /// Reads `ids` through `reader`: their bytes, or why not. A blob over the chunk size is
     /// not kept: it is scanned in chunks as it is read (with the path at the same index of
     /// `paths`), and comes back in `streamed` by index.
-    private func read(_ ids: [ObjectID], with reader: CatFileReader, paths: [String], scanner: BufferScanner,
+    private func read(_ ids: [ObjectID], with reader: CatFileReader, paths: [String], pipeline: BufferPipeline,
                       onFailure: (_ index: Int, _ failure: RuleFailure) -> Void)
         -> (blobs: [ObjectID: [UInt8]], unreadable: [ObjectID: String], streamed: [Int: Streamed]) {
         var blobs: [ObjectID: [UInt8]] = [:]
@@ -214,7 +213,7 @@ public final class StagedScanner {
             case .stream(_, let size, let stream):
                 if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
                 largestBlobBuffer = max(largestBlobBuffer, options.chunkSize)
-                let scanned = chunks!.scan(stream, size: size, with: scanner, context: MatchContext(path: paths[i]),
+                let scanned = chunks!.scan(stream, size: size, with: pipeline, context: MatchContext(path: paths[i]),
                                            onFailure: { onFailure(i, $0) })
                 if scanned.complete {
                     streamed[i] = Streamed(size: size, binary: scanned.binary, found: scanned.findings)

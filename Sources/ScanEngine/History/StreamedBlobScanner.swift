@@ -41,10 +41,13 @@ final class StreamedBlobScanner {
     /// bytes before it, so every match up to half a chunk long is found wherever it lies; a
     /// longer one crossing a boundary is a rule failure (an error entry), never a silent miss.
     /// Columns of a line that crosses a boundary are carried into the next chunk.
-    func scan(_ stream: CatFileReader.ObjectStream, size: Int, with scanner: BufferScanner, context: MatchContext,
+    func scan(_ stream: CatFileReader.ObjectStream, size: Int, with pipeline: BufferPipeline, context: MatchContext,
               onFailure: (RuleFailure) -> Void) -> Scanned {
         var out = Scanned()
         var binary: Bool?
+        // A blob too large to hold has no object map (its load commands may lie anywhere):
+        // binary bytes are placed as `raw`, at their offsets in the blob.
+        var layout: BinaryLayout?
         var filled = 0       // bytes in storage, from storage[0]
         var chunkStart = 0   // blob offset of storage[0]
         var acceptStart = 0  // where this chunk's own bytes start in storage
@@ -58,13 +61,16 @@ final class StreamedBlobScanner {
             }
             if filled == 0 { break }
             let bytes = UnsafeRawBufferPointer(start: storage, count: filled)
-            if binary == nil { binary = ChunkReader.looksBinary(bytes) }
+            if binary == nil {
+                binary = ChunkReader.looksBinary(bytes)
+                if binary! { layout = .raw }
+            }
             let last = stream.remaining == 0
             let acceptEnd = last ? filled : filled - overlap
             let base = chunkStart
             let resumable = last ? nil : max(acceptStart, chunkSize / 2 + rereadContext)..<acceptEnd
-            scanner.scan(bytes, isBinary: binary!, context: context, accept: acceptStart..<acceptEnd,
-                         linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable, onFinding: { f in
+            pipeline.scan(part: bytes, layout: layout, baseOffset: base, context: context, accept: acceptStart..<acceptEnd,
+                          linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable, onFinding: { f in
                 var f = f
                 f.range = (f.range.lowerBound + base)..<(f.range.upperBound + base)
                 out.findings.append(f)
@@ -74,7 +80,7 @@ final class StreamedBlobScanner {
             // context before the resume point.
             var end = acceptEnd
             var nextAcceptStart = 0
-            if let resume = scanner.resumeAt, resume > acceptStart + rereadContext, resume < acceptEnd {
+            if let resume = pipeline.resumeAt, resume > acceptStart + rereadContext, resume < acceptEnd {
                 end = resume - rereadContext
                 nextAcceptStart = rereadContext
             }

@@ -17,6 +17,9 @@ public struct RuleMatch: Sendable, Hashable {
     /// generic rules drop every `password = "changeme"` that way; counting those would bury
     /// the suppressions a config asked for.)
     public var allowlisted = false
+    /// From a matcher that `defersContext`: what is still to be checked with the buffer's
+    /// path and commit (`RuleSet.settle`); nil when the bytes decided.
+    public var pending: ContextChecks? = nil
 }
 
 /// A rule that could not finish on a buffer (match or depth limit): the scan goes on and
@@ -61,6 +64,13 @@ public struct MatchContext: Sendable {
 public final class Matcher {
     public let ruleSet: RuleSet
     let scratch: MatchScratch
+    /// Whether path and commit conditions (a rule's `path`, allowlists with `paths` or
+    /// `commits`) are left to the scanner (`RuleMatch.pending`, `RuleSet.settle`): the
+    /// matcher then knows the buffer's bytes only. The scanners set it; alone (rules check
+    /// without a runner, the provider client's redaction) the matcher decides with its
+    /// `MatchContext` as before.
+    public var defersContext = false
+
     /// Whether matches an allowlist allows are handed on (marked `allowlisted`) instead of
     /// dropped: the scanner counts them; rules check and redaction leave this off.
     public var reportsAllowlisted = false
@@ -230,7 +240,19 @@ public final class Matcher {
                     if whole.lowerBound >= acceptEnd { return }
                     if let accept, !accept.contains(whole.lowerBound) { continue }
                     guard let secret = secretRange(rule, groups), !secret.isEmpty else { continue }
-                    switch verdict(rule, ruleIndex: ruleIndex, secret: secret, match: whole, buffer: buffer, context: context, onFailure: onFailure) {
+                    var pending: ContextChecks?
+                    let decided = verdict(rule, ruleIndex: ruleIndex, secret: secret, match: whole, buffer: buffer, context: context,
+                                          pending: &pending, onFailure: onFailure)
+                    if defersContext && rule.path != nil && decided != .drop {
+                        if pending == nil { pending = ContextChecks(otherwise: decided == .allowlisted ? .allowlisted : .report) }
+                        pending!.rulePath = true
+                    }
+                    if let pending {
+                        // Settled by the scanner (what these checks allow may be dropped there).
+                        onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, pending: pending))
+                        continue
+                    }
+                    switch decided {
                     case .drop: continue
                     case .allowlisted:
                         if reportsAllowlisted { onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, allowlisted: true)) }
@@ -257,8 +279,12 @@ public final class Matcher {
     /// (dropped: no finding) and the global ones (allowlisted: a suppressed finding). An
     /// allowlist whose pattern gives up makes the finding reported, whatever a later
     /// allowlist would say, and is handed to `onFailure`.
+    ///
+    /// With `defersContext`, an allowlist that depends on the path or commit gets only its
+    /// byte checks here, and goes into `pending` for the scanner; the verdict returned is
+    /// then the one for when none of the pending allowlists allows.
     private func verdict(_ rule: Rule, ruleIndex: Int, secret: Range<Int>, match: Range<Int>, buffer: UnsafeRawBufferPointer,
-                         context: MatchContext, onFailure: (RuleFailure) -> Void) -> Verdict {
+                         context: MatchContext, pending: inout ContextChecks?, onFailure: (RuleFailure) -> Void) -> Verdict {
         let secretBytes = UnsafeRawBufferPointer(rebasing: buffer[secret])
         if let min = rule.entropy, Entropy.shannon(secretBytes) < min { return .drop }
         let hasRuleLists = !rule.allowlists.isEmpty
@@ -269,7 +295,18 @@ public final class Matcher {
             match: UnsafeRawBufferPointer(rebasing: buffer[match]),
             line: UnsafeRawBufferPointer(rebasing: buffer[Matcher.lineRange(containing: match.lowerBound, in: buffer)]),
             path: context.path, commit: context.commit)
-        func check(_ a: Allowlist, allowed: Verdict) -> Verdict? {
+        func check(_ a: Allowlist, allowed: Verdict, index: Int) -> Verdict? {
+            if defersContext && a.dependsOnContext {
+                switch a.byteChecks(subject, scratch: scratch) {
+                case .success(let bytes):
+                    if pending == nil { pending = ContextChecks() }
+                    pending!.entries.append(.init(isRuleList: allowed == .drop, index: index, byteChecks: bytes.checks, bytePasses: bytes.passes))
+                    return nil
+                case .failure(let failure):
+                    onFailure(RuleFailure(ruleIndex: ruleIndex, message: failure.message, stage: .allowlist))
+                    return .report
+                }
+            }
             switch a.verdict(subject, scratch: scratch) {
             case .allows: return allowed
             case .doesNotAllow: return nil
@@ -278,11 +315,16 @@ public final class Matcher {
                 return .report
             }
         }
-        for a in rule.allowlists { if let v = check(a, allowed: .drop) { return v } }
-        for a in globals where a.targetRules.isEmpty || a.targetRules.contains(rule.id) {
-            if let v = check(a, allowed: .allowlisted) { return v }
+        for (i, a) in rule.allowlists.enumerated() { if let v = check(a, allowed: .drop, index: i) { return settled(v) } }
+        for (i, a) in globals.enumerated() where a.targetRules.isEmpty || a.targetRules.contains(rule.id) {
+            if let v = check(a, allowed: .allowlisted, index: i) { return settled(v) }
         }
-        return .report
+        return settled(.report)
+        // What the pending allowlists fall back to.
+        func settled(_ v: Verdict) -> Verdict {
+            if pending != nil { pending!.otherwise = v == .drop ? .drop : v == .allowlisted ? .allowlisted : .report }
+            return v
+        }
     }
 
     /// The line around `offset`, without its line terminator.

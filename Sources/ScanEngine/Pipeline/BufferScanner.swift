@@ -19,24 +19,38 @@ struct BufferFinding {
     var secretHash: String
     /// Set when an allowlist or an inline marker suppresses it: it is counted, not reported.
     var suppression: Suppression? = nil
+    /// Where the secret's first byte lies in an object file's bytes (binary buffers only).
+    var binary: BinaryPlace? = nil
+    /// What transforms added to the provenance on the way to the bytes the rule matched
+    /// (empty for the buffer's own bytes and for UTF-16 runs).
+    var steps: [ProvenanceStep] = []
+    /// Path and commit conditions still to be settled (`RuleSet.settle`): set only for a
+    /// buffer scanned without its place (a history blob, settled per path and commit).
+    var pending: ContextChecks? = nil
 }
 
-/// Scans one buffer of any origin (a file chunk, a git blob, a staged file): masks binary
-/// content to printable runs, runs the matcher, marks allowlisted and inline-allowed
-/// findings as suppressed, computes line, column and secret hash. One per worker thread;
-/// its buffers are reused.
+/// The matching stage of `BufferPipeline`, for one buffer of any origin (a file chunk, a
+/// git blob, a staged file, a derived buffer): masks binary content to printable runs,
+/// runs the matcher, marks allowlisted and inline-allowed findings as suppressed (inline
+/// markers on the original line), computes line, column and secret hash. One per worker
+/// thread; its buffers are reused. Inputs go through `BufferPipeline`, never here directly.
 final class BufferScanner {
     let matcher: Matcher
     let options: ScanOptions
     private let hashes: SecretHashMemo
     private var maskBuffer: UnsafeMutableRawBufferPointer
     private var lineIndex = TextPosition.LineIndex()
+    private let scratch: MatchScratch
 
     /// - Parameter hashes: shared by the workers of one scan, so each distinct secret's
     ///   deliberately slow hash is computed once.
     init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
         matcher = Matcher(ruleSet: ruleSet)
         matcher.reportsAllowlisted = true
+        // The matcher knows bytes only; path and commit conditions are settled here, or by
+        // history per path and commit (`BufferFinding.pending`).
+        matcher.defersContext = true
+        scratch = ruleSet.makeScratch()
         self.options = options
         self.hashes = hashes ?? SecretHashMemo(key: options.hashKey)
         maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
@@ -120,10 +134,25 @@ final class BufferScanner {
         var found: [BufferFinding] = []
         var matchStarts: [Int] = []
         resumeAt = nil
-        matcher.scan(buffer, context: context, accept: accept, reference: isBinary ? nil : reference,
+        // A buffer scanned with its place settles path and commit conditions at once.
+        let settlesNow = context.path != nil || context.commit != nil
+        matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
                      continues: resumable != nil, onMatch: { m in
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "")
-            if m.allowlisted {
+            var allowlisted = m.allowlisted
+            if let pending = m.pending {
+                if settlesNow {
+                    switch matcher.ruleSet.settle(pending, ruleIndex: m.ruleIndex, path: context.path, commit: context.commit,
+                                                  scratch: scratch, onFailure: onFailure) {
+                    case .drop: return
+                    case .allowlisted: allowlisted = true
+                    case .report: break
+                    }
+                } else {
+                    finding.pending = pending
+                }
+            }
+            if allowlisted {
                 finding.suppression = .allowlist
             } else if !options.ignoreInlineAllow {
                 // Inline allow markers on the secret's line or the match's first line.

@@ -1,0 +1,63 @@
+/// Finds the ASCII subset of UTF-16 text (little- and big-endian) in binary bytes, so the
+/// same rules match it as plain text.
+///
+/// Both byte orders and both alignments are searched in one pass over maximal
+/// *alternating segments*: runs of bytes that alternate between 0 and a printable ASCII
+/// byte (0x20-0x7e or tab). Nothing aligns UTF-16 data inside a packed section or a
+/// resource. A segment is read as little-endian (`k\0e\0y\0`) unless it starts with a 0
+/// and ends with a printable byte (`\0k\0e\0y`): only then is big-endian the reading that
+/// keeps every character (read as little-endian it would lose the last one). Each segment
+/// yields one run, so the two byte orders never report the same characters twice, and for
+/// little-endian text the runs are the ones keyshape always found (a segment's leading 0,
+/// the previous string's terminator, is skipped).
+enum UTF16Text {
+    struct Run: Equatable {
+        /// Where the run's characters are in the decoded bytes.
+        var decodedRange: Range<Int>
+        /// Offset in the source of the run's first code unit.
+        var sourceOffset: Int
+
+        /// The source offset of the code unit decoded byte `index` (in `decodedRange`) came from.
+        func sourceOffset(ofDecoded index: Int) -> Int { sourceOffset + 2 * (index - decodedRange.lowerBound) }
+    }
+
+    @inline(__always) static func isText(_ b: UInt8) -> Bool { (b >= 0x20 && b <= 0x7e) || b == 0x09 }
+
+    /// Appends each run of at least `minLength` code units to `decoded` (one run a line:
+    /// "\n" after each) and its `Run` to `runs`, in source order.
+    /// - Parameter bigEndian: which byte order to report (the other's runs are skipped), so
+    ///   each order can be its own transform; pass nil for both.
+    static func extract(_ bytes: UnsafeRawBufferPointer, bigEndian: Bool?, minLength: Int,
+                        into decoded: inout [UInt8], runs: inout [Run]) {
+        let n = bytes.count
+        guard n >= 2 else { return }
+        let minimum = max(minLength, 1)
+        var i = 0
+        while i < n {
+            let first = bytes[i]
+            guard first == 0 || isText(first) else { i += 1; continue }
+            var j = i + 1
+            while j < n {
+                let a = bytes[j - 1], b = bytes[j]
+                guard (a == 0 && isText(b)) || (isText(a) && b == 0) else { break }
+                j += 1
+            }
+            // The segment is bytes[i..<j].
+            let isBE = first == 0 && bytes[j - 1] != 0
+            if bigEndian == nil || bigEndian == isBE {
+                let start = isBE ? i : (first == 0 ? i + 1 : i)
+                let units = (j - start) / 2
+                if units >= minimum {
+                    let lower = decoded.count
+                    var p = isBE ? start + 1 : start
+                    for _ in 0..<units { decoded.append(bytes[p]); p += 2 }
+                    runs.append(Run(decodedRange: lower..<(lower + units), sourceOffset: start))
+                    decoded.append(UInt8(ascii: "\n"))
+                }
+            }
+            // A segment ends where two zeros or two printable bytes meet: the second of them
+            // may start the next segment.
+            i = j
+        }
+    }
+}
