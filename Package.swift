@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
-        .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "keyshape", "TestSupport"]),
+        .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok", "TestSupport"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials", "TestSupport"]),

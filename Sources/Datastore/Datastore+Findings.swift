@@ -9,7 +9,7 @@ extension Datastore {
             SELECT f.rule, f.description, f.fingerprint, f.secret_hash, f.kind, f.path, f.line, f.column_number,
                    f.end_line, f.end_column, f.byte_offset, f.byte_length, f.format, f.arch, f.section, f.file_offset,
                    f.virtual_address, f.commit_id, f.blob, f.author, f.email, f.commit_date,
-                   f.first_seen_run, f.last_seen_run, r.name, r.root, r.identity, t.status, t.note
+                   f.first_seen_run, f.last_seen_run, r.name, r.root, r.identity, t.status, t.note, f.provenance
             FROM findings f JOIN repositories r ON r.id = f.repository_id
             LEFT JOIN triage t ON t.fingerprint = f.fingerprint
             """)
@@ -20,9 +20,12 @@ extension Datastore {
             guard let kind = Location.Kind(rawValue: s.text(4) ?? "") else { continue }
             var l = Location(kind: kind, path: s.text(5), byteOffset: s.int(10) ?? 0, byteLength: s.int(11) ?? 0)
             l.line = s.int(6); l.column = s.int(7); l.endLine = s.int(8); l.endColumn = s.int(9)
-            l.format = s.text(12); l.arch = s.text(13); l.section = s.text(14); l.fileOffset = s.int(15)
-            l.virtualAddress = s.isNull(16) ? nil : UInt64(bitPattern: s.int64(16))
+            // Only a binary place when one was recorded: setting a binary field makes one.
+            l.binary = s.text(12).map { BinaryPlace(format: $0, arch: s.text(13), section: s.text(14), fileOffset: s.int(15) ?? l.byteOffset,
+                                                    virtualAddress: s.isNull(16) ? nil : UInt64(bitPattern: s.int64(16))) }
             l.commit = s.text(17); l.blob = s.text(18); l.author = s.text(19); l.email = s.text(20); l.date = s.text(21)
+            // The whole provenance where it was recorded (schema 3 on); the flat columns before.
+            if let coded = s.text(29), let provenance = ProvenanceCoding.decode(coded) { l.provenance = provenance }
             let finding = Finding(rule: s.text(0) ?? "", description: s.text(1) ?? "", fingerprint: s.text(2) ?? "",
                                   secretHash: s.text(3) ?? "", location: l)
             let stored = StoredFinding(finding: finding, repository: s.text(24) ?? "", repositoryRoot: s.text(25) ?? "",

@@ -193,8 +193,8 @@ public final class Datastore {
     static let upsertFinding = """
         INSERT INTO findings (repository_id, place, rule, description, fingerprint, secret_hash, kind, path, line,
             column_number, end_line, end_column, byte_offset, byte_length, format, arch, section, file_offset,
-            virtual_address, commit_id, blob, author, email, commit_date, first_seen_run, last_seen_run)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            virtual_address, commit_id, blob, author, email, commit_date, first_seen_run, last_seen_run, provenance)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (repository_id, place) DO UPDATE SET last_seen_run = max(last_seen_run, excluded.last_seen_run),
             description = excluded.description
         """
@@ -207,6 +207,6 @@ public final class Datastore {
                 .optional(l.format), .optional(l.arch), .optional(l.section), .optional(l.fileOffset),
                 l.virtualAddress.map { .int(Int64(bitPattern: $0)) } ?? .null,
                 .optional(l.commit), .optional(l.blob), .optional(l.author), .optional(l.email), .optional(l.date),
-                .int(run), .int(run)]
+                .int(run), .int(run), .text(ProvenanceCoding.encode(l.provenance))]
     }
 }

@@ -49,17 +49,41 @@ public enum JSONLReport {
         guard let offset = try int("byteOffset"), let length = try int("byteLength") else {
             throw ReadError(line: line, reason: "`location.byteOffset` or `byteLength` missing")
         }
+        func strings(_ key: String) throws -> [String] {
+            guard let v = loc[key] else { return [] }
+            guard let list = v as? [String] else { throw ReadError(line: line, reason: "`location.\(key)` is not a list of strings") }
+            return list
+        }
         var l = Location(kind: kind, path: try text("path"), byteOffset: offset, byteLength: length)
         l.line = try int("line"); l.column = try int("column"); l.endLine = try int("endLine"); l.endColumn = try int("endColumn")
-        l.format = try text("format"); l.arch = try text("arch"); l.section = try text("section"); l.fileOffset = try int("fileOffset")
-        if let address = try text("virtualAddress") {
-            guard address.hasPrefix("0x"), let v = UInt64(address.dropFirst(2), radix: 16) else {
-                throw ReadError(line: line, reason: "`location.virtualAddress` is not a 0x hex address")
+        if let format = try text("format") {
+            var address: UInt64?
+            if let a = try text("virtualAddress") {
+                guard a.hasPrefix("0x"), let v = UInt64(a.dropFirst(2), radix: 16) else {
+                    throw ReadError(line: line, reason: "`location.virtualAddress` is not a 0x hex address")
+                }
+                address = v
             }
-            l.virtualAddress = v
+            l.binary = BinaryPlace(format: format, arch: try text("arch"), section: try text("section"),
+                                   fileOffset: try int("fileOffset") ?? offset, virtualAddress: address)
+        } else {
+            l.binary = nil
         }
-        l.commit = try text("commit"); l.blob = try text("blob"); l.author = try text("author"); l.email = try text("email")
-        l.date = try text("date")
+        // Commit text (message, tag, note) has a `field` and no path.
+        if let field = try text("field"), let commit = try text("commit") {
+            switch field {
+            case "message": l.provenance = .commitText(commit: commit, field: .message)
+            case "tag": l.provenance = .commitText(commit: commit, field: .tag(name: try text("tag") ?? ""))
+            case "note": l.provenance = .commitText(commit: commit, field: .note(notesRef: try text("notesRef") ?? ""))
+            default: throw ReadError(line: line, reason: "`location.field` is not one keyshape writes")
+            }
+        } else {
+            l.commit = try text("commit"); l.blob = try text("blob"); l.author = try text("author"); l.email = try text("email")
+            l.date = try text("date")
+        }
+        // Archive members, then decoded spans (their source ranges are not in a report).
+        for member in try strings("archive") { l.provenance = .archiveMember(parent: l.provenance, member: Array(member.utf8)) }
+        for encoding in try strings("decoded") { l.provenance = .decoded(parent: l.provenance, encoding: encoding, sourceRange: 0..<0) }
         return Finding(rule: try string("rule"), description: (o["description"] as? String) ?? "",
                        fingerprint: try string("fingerprint"), secretHash: try string("secretHash"), location: l)
     }

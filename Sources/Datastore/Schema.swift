@@ -99,6 +99,12 @@ enum Schema {
             PRIMARY KEY (run_id, commit_id)
         ) WITHOUT ROWID;
         """,
+        // 3: the whole provenance (archive members, decoded spans, commit text, raw path
+        // bytes), as ProvenanceCoding writes it; the flat columns stay for queries and for
+        // rows written before.
+        """
+        ALTER TABLE findings ADD COLUMN provenance TEXT;
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

@@ -37,11 +37,10 @@ public struct FindingFilter: Sendable {
 enum PlaceKey {
     static func of(_ f: Finding) -> String {
         let l = f.location
-        var parts: [String] = [f.rule, f.fingerprint, l.kind.rawValue]
+        var parts: [String] = [f.rule, f.fingerprint, l.kind.rawValue, ProvenanceCoding.encode(l.provenance)]
         func add(_ s: String?) { parts.append(s ?? "") }
         func add(_ i: Int?) { parts.append(i.map(String.init) ?? "") }
-        add(l.path); add(l.commit); add(l.blob); add(l.format); add(l.arch); add(l.section)
-        add(l.fileOffset); add(l.line); add(l.column)
+        add(l.format); add(l.arch); add(l.section); add(l.fileOffset); add(l.line); add(l.column)
         parts.append(String(l.byteOffset)); parts.append(String(l.byteLength))
         // The separator is escaped inside the parts, so two different places never join alike.
         return parts.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|") }
