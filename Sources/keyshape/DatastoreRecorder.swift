@@ -22,6 +22,17 @@ final class DatastoreRecorder {
     /// history: an incremental run on top of this earlier complete run, whose findings are
     /// carried forward into this one's.
     var base: Int64?
+    /// scan: the sink that records findings as they are reported (`streaming(into:)`).
+    private var sink: DatastoreSink?
+
+    /// A sink for the scanner that records each batch as it fills, then hands the findings
+    /// on to `next`. The findings it recorded are not recorded again at the end.
+    func streaming(into next: (any FindingSink)?) -> any FindingSink {
+        let s = DatastoreSink(store: store, run: run, next: next)
+        sink = s
+        return s
+    }
+
     /// The run's baseline: `--baseline` and the datastore's settled fingerprints.
     var baseline: Set<String> = []
     /// `--include-suppressed` was not given: the findings the triage baseline suppressed are
@@ -95,7 +106,15 @@ final class DatastoreRecorder {
         let triaged = result.suppressed.filter { $0.suppression == .baseline }.map(\.finding)
         if dropSuppressedFromReport { report.suppressed = [] }
         do {
-            try store.record(result.findings + triaged, run: run)
+            if let sink {
+                // Reported findings went through the sink; the baseline's were never streamed.
+                // Should a path of the scanner not stream (it is not the datastore's to know),
+                // the whole result is recorded again: recording a finding twice is one row.
+                let streamed = try sink.finish()
+                try store.record(streamed == result.findings.count ? triaged : result.findings + triaged, run: run)
+            } else {
+                try store.record(result.findings + triaged, run: run)
+            }
             try store.record(result.issues, run: run)
             if let base {
                 // What the earlier runs found in the commits this one did not walk: with this

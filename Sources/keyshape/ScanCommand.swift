@@ -28,6 +28,8 @@ enum ScanCommand {
                 if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
             }
         }
+        // --datastore: findings are recorded as they are reported, batch by batch.
+        if let recorder = DatastoreRecorder.current { scanner.sink = recorder.streaming(into: scanner.sink) }
         progress?.start()
         let (result, notes): (ScanResult, [ScanIssue])
         if readsStdin {

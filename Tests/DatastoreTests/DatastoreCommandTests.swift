@@ -319,6 +319,45 @@ final class DatastoreCommandTests: XCTestCase {
         XCTAssertEqual(reportLines(db).count, 300)
     }
 
+    /// `scan --datastore` records batches as findings are reported, not only at the end: with
+    /// its stdout left unread (the pipe fills and the scan waits), the first batches are
+    /// already in the datastore.
+    func testScanRecordsBatchesWhileItRuns() throws {
+        let scratch = Scratch()
+        scratch.write("rules.toml", TestSecrets.rule)
+        for n in 0..<120 {
+            scratch.write("tree/file\(n).txt", (0..<10).map { _ in "token = " + TestSecrets.make() + "\n" }.joined())
+        }
+        let db = scratch.path + "/d.db"
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["scan", scratch.path + "/tree", "--rules", scratch.path + "/rules.toml", "--no-builtin-rules",
+                             "--datastore", db, "--no-progress", "--jobs", "1"]
+        process.environment = CLI.environment()
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var seenWhileRunning = 0
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline && process.isRunning {
+            if FileManager.default.fileExists(atPath: db), let store = try? Datastore(readingAt: db),
+               let n = try? store.findingCount(), n >= Datastore.batchSize {
+                seenWhileRunning = n
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        XCTAssertTrue(process.isRunning, "the scan waits on its unread stdout")
+        XCTAssertGreaterThanOrEqual(seenWhileRunning, Datastore.batchSize, "a batch was recorded before the scan ended")
+        let printed = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1)
+        XCTAssertEqual(String(decoding: printed, as: UTF8.self).split(separator: "\n").count, 1200)
+        XCTAssertEqual(try Datastore(readingAt: db).findingCount(), 1200)
+        XCTAssertEqual(try Datastore(readingAt: db).runs().last?.findings, 1200)
+    }
+
     func testHelpAndUsageErrors() {
         XCTAssertEqual(CLI.keyshape(["report"]).status, 2)
         XCTAssertTrue(CLI.keyshape(["report"]).stderr.contains("needs --datastore DB"))
