@@ -62,7 +62,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "FileInputs", "GitHistory", "StandardStreams", "Datastore"],
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "StandardStreams", "Datastore"],
             plugins: ["EmbedRules"]
         ),
 
@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
-        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore"]),
+        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore", "TOML"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),

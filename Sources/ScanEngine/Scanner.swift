@@ -2,6 +2,7 @@ import Foundation
 import FileInputs
 import ScanCore
 import ScanRules
+import Synchronization
 
 /// Scans folders and files: lists them, shares them out to worker threads, and gathers
 /// findings, issues and counters into one sorted result. Never prints.
@@ -19,6 +20,17 @@ public final class Scanner: @unchecked Sendable {
         get { (sink as? ClosureFindingSink)?.body }
         set { sink = newValue.map(ClosureFindingSink.init) }
     }
+
+    /// Set by `stop()`: workers take no further file (a streamed report whose reader went
+    /// away, `scan . | head -1`, need not wait for the rest of the tree).
+    private let stopRequested = Atomic<Bool>(false)
+
+    /// Files being scanned finish, no other is started; safe from any thread, including
+    /// from `onFileFindings`. The result then holds only what was scanned.
+    public func stop() { stopRequested.store(true, ordering: .relaxed) }
+
+    /// Whether `stop()` was called, so the caller can say the scan did not cover everything.
+    public var stopped: Bool { stopRequested.load(ordering: .relaxed) }
 
     public init(ruleSet: RuleSet, options: ScanOptions) {
         self.ruleSet = ruleSet
@@ -59,7 +71,7 @@ public final class Scanner: @unchecked Sendable {
                 let index = cursor
                 cursor += 1
                 next.unlock()
-                guard index < files.count else { break }
+                guard index < files.count, !self.stopped else { break }
                 let before = scanner.findings.count
                 scanner.scan(files[index])
                 if let sink, scanner.findings.count > before {

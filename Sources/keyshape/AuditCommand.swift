@@ -1,6 +1,4 @@
 import Foundation
-import FileInputs
-import GitHistory
 import ScanCore
 import ScanEngine
 import ScanReport
@@ -21,25 +19,24 @@ enum AuditCommand {
         // history: that is said, and the exit status is the sources' and products'. A
         // repository that is there but cannot be read (git missing, a `.git` git cannot open,
         // a config it cannot parse) is an error: its history was asked for and not scanned.
-        let git: Git?
+        let git: Repository?
         var historyFailure: Error?
-        do { git = try Git(repository: repo) } catch {
+        do { git = try Repository(path: repo) } catch {
             git = nil
-            if Git.repositoryMarker(above: repo) != nil { historyFailure = error }
+            if Repository.marker(above: repo) != nil { historyFailure = error }
         }
 
         // Sources.
         let sources: (result: ScanResult, notes: [ScanIssue])
-        var listed: [UInt8]?
+        var listed: [[UInt8]]?
         if let git, !git.isBare {
-            do { listed = try git.output(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]) } catch {
+            do { listed = try git.workTreeFiles() } catch {
                 // Still scanned, as a folder (ignored files included); the error makes it exit 2.
                 combined.issues.append(ScanIssue(path: repo, message: "files git tracks not listed: \(GitCommandSupport.describe(error)); the folder was scanned instead"))
             }
         }
         if let git, let listed {
-            let names = listed.split(separator: 0).map(Array.init)
-            sources = Scanner(ruleSet: ruleSet, options: options).scan(FileWalker.entries(root: git.root, relativePaths: names))
+            sources = Scanner(ruleSet: ruleSet, options: options).scan(relativePaths: listed, under: git.root)
         } else {
             sources = Scanner(ruleSet: ruleSet, options: options).scan(paths: [repo])
         }

@@ -1,5 +1,5 @@
-import FileInputs
 import Foundation
+import ScanEngine
 import ScanRules
 import TOML
 
@@ -39,7 +39,7 @@ struct ConfigFile {
         // Bounded and regular files only: the default config comes from the scanned tree,
         // which may hold a FIFO or a 2 GiB file by that name.
         let bytes: [UInt8]
-        do { bytes = try BoundedRead.contents(of: path) } catch {
+        do { bytes = try SettingsFile.contents(of: path) } catch {
             throw UsageError(message: "\(path): cannot read config file (\(error.message))")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

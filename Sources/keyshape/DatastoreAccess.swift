@@ -1,6 +1,7 @@
 import Datastore
 import Foundation
 import ScanCore
+import ScanEngine
 
 /// Opening the `--datastore DB` a command names, with errors that say which file and why
 /// (exit 2 in main). A file keyshape did not write is refused before anything writes to it.
@@ -38,11 +39,6 @@ enum DatastoreAccess {
     /// The git identity of a repository: its root commit ids (sorted, comma-joined), so two
     /// clones are known to be one repository; nil when git cannot say (no commit yet).
     static func identity(ofRepository root: String) -> String? {
-        guard let git = try? Git(repository: root),
-              let r = try? git.tryOutput(["rev-list", "--max-parents=0", "HEAD", "--"]), r.status == 0 else { return nil }
-        let ids = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
-        return ids.isEmpty ? nil : ids.joined(separator: ",")
+        (try? Repository(path: root))?.rootCommits()
     }
 }
-
-import GitHistory

@@ -1,5 +1,4 @@
 import Foundation
-import GitHistory
 import ScanCore
 import ScanEngine
 import ScanReport
@@ -101,7 +100,7 @@ enum GitCommandSupport {
 
     /// git missing, not a repository: one clear line (exit 2 in main).
     static func describe(_ error: Error) -> Error {
-        if let g = error as? GitError { return Failure(description: g.description) }
+        if let line = Repository.describe(error) { return Failure(description: line) }
         return error
     }
 }

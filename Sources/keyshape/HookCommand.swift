@@ -1,6 +1,6 @@
 import Foundation
-import GitHistory
 import ScanCore
+import ScanEngine
 
 /// `keyshape hook install [REPO] [--pre-push] [--force]`: writes a pre-commit hook that runs
 /// `keyshape staged` (or a pre-push hook that runs `keyshape history` on the pushed
@@ -27,10 +27,8 @@ enum HookCommand {
     /// writes into the repository) and the user's config read so a global core.hooksPath counts.
     static func hookLocation(_ inv: Invocation) throws -> (folder: String, path: String, name: String) {
         let repo = try GitCommandSupport.repository(inv, skipping: 1)
-        var options = Git.Options()
-        options.trustForeignOwner = false
-        let git: Git
-        do { git = try Git(repository: repo, options: options) } catch { throw GitCommandSupport.describe(error) }
+        let git: Repository
+        do { git = try Repository(path: repo, trustForeignOwner: false) } catch { throw GitCommandSupport.describe(error) }
         let hooksDir = try hooksFolder(git)
         let name = inv.prePush ? "pre-push" : "pre-commit"
         return (hooksDir, (hooksDir as NSString).appendingPathComponent(name), name)
@@ -132,7 +130,7 @@ enum HookCommand {
     }
 
     /// `git rev-parse --git-path hooks` with the user's own config (core.hooksPath, global or local).
-    static func hooksFolder(_ git: Git) throws -> String {
+    static func hooksFolder(_ git: Repository) throws -> String {
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("GIT_") { env[key] = nil }
         env["GIT_TERMINAL_PROMPT"] = "0"

@@ -1,7 +1,7 @@
 import Datastore
-import FileInputs
 import Foundation
 import ScanCore
+import ScanEngine
 
 /// `keyshape import --datastore DB REPORT.jsonl...`: merges JSONL reports written by jobs
 /// elsewhere (one per repository, say) into the datastore. Idempotent: a finding already
@@ -23,10 +23,14 @@ enum ImportCommand {
         for report in inv.positionals {
             let findings: [Finding]
             do {
-                let bytes = try BoundedRead.contents(of: report, limit: maxReportSize)
+                let bytes = try SettingsFile.contents(of: report, limit: maxReportSize)
                 findings = try JSONLReport.parse(Data(bytes))
             } catch let e as JSONLReport.ReadError {
                 Terminal.err("keyshape: error: \(report): not a keyshape JSONL report (\(e))\n")
+                status = 2
+                continue
+            } catch let e as SettingsFile.ReadError {
+                Terminal.err("keyshape: error: \(report): cannot read (\(e.message))\n")
                 status = 2
                 continue
             } catch {

@@ -1,7 +1,8 @@
-import FileInputs
 import Foundation
+import ScanEngine
 import ScanRules
 import StandardStreams
+import TOML
 
 /// Loads the builtin rules (embedded at build time) and the files given with `--rules`.
 enum RuleSources {
@@ -14,15 +15,23 @@ enum RuleSources {
         var files: [RuleFile] = []
         var warnings: [String] = []
         if !inv.noBuiltinRules {
-            for (name, text) in BuiltinRules.files {
-                files.append(try RuleLoader.load(text: text, file: "builtin:" + name, deferCompile: true))
+            for (name, encoded) in BuiltinRules.tables {
+                // Tables parsed at build time (EmbedRulesTool): decoded, not parsed again.
+                let table: TOMLTable
+                switch encoded.withUTF8Buffer({ bytes in Result { try TOMLBinaryReader.decode(UnsafeRawBufferPointer(bytes)) } }) {
+                case .success(let decoded): table = decoded
+                case .failure(let error):
+                    throw RuleLoadError(SourcePosition(file: "builtin:" + name, line: 0),
+                                        "the embedded rule pack is damaged (\(error)); rebuild keyshape")
+                }
+                files.append(try RuleLoader.load(table: table, file: "builtin:" + name, deferCompile: true))
             }
         }
         for path in inv.rulePaths {
             for file in try tomlFiles(at: path) {
                 // Bounded and regular files only (a FIFO in a rules folder would block the open).
                 let bytes: [UInt8]
-                do { bytes = try BoundedRead.contents(of: file) } catch {
+                do { bytes = try SettingsFile.contents(of: file) } catch {
                     throw UsageError(message: "\(file): cannot read (\(error.message))")
                 }
                 guard let text = String(validating: bytes, as: UTF8.self) else {

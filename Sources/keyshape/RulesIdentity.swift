@@ -1,4 +1,3 @@
-import FileInputs
 import Foundation
 import ScanEngine
 
@@ -14,19 +13,22 @@ enum RulesIdentity {
     static func hash(_ inv: Invocation, options: ScanOptions) -> String {
         var hasher = Hasher128()
         if !inv.noBuiltinRules {
-            for (name, text) in BuiltinRules.files { hasher.add("builtin:" + name); hasher.add(text) }
+            for (name, encoded) in BuiltinRules.tables {
+                hasher.add("builtin:" + name)
+                hasher.add(encoded.withUTF8Buffer { Array($0) })
+            }
         }
         for path in inv.rulePaths {
             for file in (try? RuleSources.tomlFiles(at: path)) ?? [path] {
                 hasher.add("rules:" + file)
-                hasher.add((try? BoundedRead.contents(of: file)) ?? [])
+                hasher.add((try? SettingsFile.contents(of: file)) ?? [])
             }
         }
         for id in inv.enabledRules.sorted() { hasher.add("enable:" + id) }
         for id in inv.disabledRules.sorted() { hasher.add("disable:" + id) }
         for file in options.configFiles {
             hasher.add("config:" + file)
-            hasher.add((try? BoundedRead.contents(of: file)) ?? [])
+            hasher.add((try? SettingsFile.contents(of: file)) ?? [])
         }
         hasher.add("max-file-size:\(options.maxFileSize) min-string-length:\(options.minStringLength) inline:\(options.ignoreInlineAllow)")
         // The key changes every secretHash and fingerprint. It goes in as the keyed, stretched

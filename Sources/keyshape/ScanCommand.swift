@@ -23,9 +23,14 @@ enum ScanCommand {
             var streamOptions = ReportOptions()
             streamOptions.color = Report.colors(inv)
             let pieces = streamOptions, format = inv.format
-            scanner.onFileFindings = { findings in
+            // Once stdout takes no more (`scan . | head -1`), the rest of the tree would be
+            // scanned for nobody: stop, as ripgrep does, unless a file still needs the whole
+            // result (`--write-baseline`, `--sarif-output` and the like).
+            let stopsWithStdout = inv.writeBaseline == nil && inv.extraOutputs.isEmpty
+            scanner.onFileFindings = { [weak scanner] findings in
                 let text = format.render(ScanResult(findings: findings), pieces)
                 if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
+                if stopsWithStdout && StandardStream.output.failure != nil { scanner?.stop() }
             }
         }
         // --datastore: findings are recorded as they are reported, batch by batch.
@@ -42,7 +47,8 @@ enum ScanCommand {
         }
         progress?.stop()
         for note in notes { Terminal.err("keyshape: note: \(note)\n") }
-        return try Report.deliver(result, inv, options, roots: .scan(roots), streamed: streamed)
+        let stopped = scanner.stopped ? StoppedScan(scanned: result.stats.files, listed: scanner.progress.filesTotal.load(ordering: .relaxed)) : nil
+        return try Report.deliver(result, inv, options, roots: .scan(roots), streamed: streamed, stopped: stopped)
     }
 
     /// Rules, config and options as every scanning command (scan, history, staged, audit)
@@ -84,8 +90,9 @@ enum Report {
     ///   - options: the run's options, for the config files the summary names.
     ///   - roots: what report paths are relative to, for SARIF's artifact URIs.
     ///   - streamed: the `--format` report already went to stdout as findings were made.
+    ///   - stopped: the scan stopped early because stdout took no more of the report.
     static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots,
-                        streamed: Bool = false) throws -> Int32 {
+                        streamed: Bool = false, stopped: StoppedScan? = nil) throws -> Int32 {
         // --datastore: recorded before any report is written; a failure to record is exit 2.
         var result = result, recorded = true
         if let recorder = DatastoreRecorder.current { (result, recorded) = recorder.finish(result) }
@@ -95,6 +102,9 @@ enum Report {
         var primary = reportOptions
         primary.color = colors(inv)
         var status: Int32 = result.issues.isEmpty && recorded ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
+        // A stopped scan wrote findings (only a write can fail), so its status is already the
+        // findings' one; with `--exit-code 0` it would be 0 for a tree not wholly scanned.
+        if stopped != nil && status == 0 { status = 2 }
         if let output = inv.output {
             if !write(inv.format.render(result, primary), to: output) { status = 2 }
         } else if !streamed {
@@ -116,6 +126,7 @@ enum Report {
         var summary = TextReporter.summary(result)
         for path in options.configFiles { summary += "; config: " + path }
         for path in options.ignoredConfigFiles { summary += "; config not read (--no-config): " + path }
+        if let stopped { summary += "; stopped after \(stopped.scanned) of \(stopped.listed) files: standard output took no more" }
         if !(inv.hookMode && status == 0) { Terminal.err(summary + "\n") }
         return status
     }
@@ -144,4 +155,10 @@ enum Report {
         Terminal.err("keyshape: error: \(path): cannot write (\(FileErrors.describe(failure)))\n")
         return false
     }
+}
+
+/// How far a scan got before it stopped because stdout took no more of its report.
+struct StoppedScan {
+    var scanned: Int
+    var listed: Int
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GitHistory
 import ScanCore
 import ScanEngine
 import ScanRules

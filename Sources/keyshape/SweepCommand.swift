@@ -1,5 +1,4 @@
 import Datastore
-import FileInputs
 import Foundation
 import ScanEngine
 
@@ -17,7 +16,7 @@ enum SweepCommand {
         var repos = inv.positionals
         if let file = inv.reposFile {
             let bytes: [UInt8]
-            do { bytes = try BoundedRead.contents(of: file, limit: 64 << 20) } catch {
+            do { bytes = try SettingsFile.contents(of: file, limit: 64 << 20) } catch {
                 throw UsageError(message: "\(file): cannot read (\(error.message))")
             }
             for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
@@ -95,7 +94,7 @@ enum SweepCommand {
     static func unchanged(_ repo: String, root: String, db: String, inv: Invocation) -> RunInfo? {
         guard let store = try? Datastore(path: db, create: false),
               let last = try? store.latestHistoryRun(root: root), last.run.command == "history", last.run.complete,
-              let git = try? Git(repository: repo), let tips = IncrementalHistory.startingCommits(git), tips == last.tips,
+              let repository = try? Repository(path: repo), let tips = repository.startingCommits(), tips == last.tips,
               let (_, options) = try? ScanCommand.prepare(inv, roots: [repo]),
               RulesIdentity.hash(inv, options: options) == last.run.rulesHash else { return nil }
         return last.run
@@ -147,4 +146,3 @@ private final class SweepState: @unchecked Sendable {
     }
 }
 
-import GitHistory

@@ -70,4 +70,75 @@ final class KeywordIndexTests: XCTestCase {
         let expected = spots.flatMap { ["abc@\($0 + 3)", "bc@\($0 + 3)"] }
         XCTAssertEqual(hits.sorted(), expected.sorted())
     }
+
+    /// Every (keyword, end) pair a naive search finds, each as often, on random buffers short
+    /// and long (the four-stream path), with keyword sets that share prefixes and suffixes,
+    /// repeat a keyword or hold an empty one: the flat-table construction builds the same
+    /// automaton the per-state arrays did.
+    func testHitsEqualNaiveSearchExactly() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("abAB-_\u{0}".utf8) + [0xC3, 0xFF]
+        for round in 0..<100 {
+            var keywords = (0..<Int.random(in: 1...20, using: &rng)).map { _ in
+                String(decoding: (0..<Int.random(in: 1...6, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+                    .map { $0 >= 0x80 ? UInt8(ascii: "q") : KeywordIndex.fold($0) }, as: UTF8.self)
+            }
+            if round % 5 == 0 { keywords.append(keywords[0]) }
+            if round % 7 == 0 { keywords.append("") }
+            let n = round % 2 == 0 ? Int.random(in: 0...400, using: &rng) : Int.random(in: 1024...5000, using: &rng)
+            let text = (0..<n).map { _ in alphabet.randomElement(using: &rng)! }
+            let index = KeywordIndex(keywords: keywords)
+            var hits: [String] = []
+            text.withUnsafeBytes { index.forEachHit($0) { id, end in hits.append("\(id)@\(end)") } }
+            let folded = text.map(KeywordIndex.fold)
+            var expected: [String] = []
+            for (id, k) in keywords.enumerated() where !k.isEmpty {
+                let kb = Array(k.utf8)
+                guard kb.count <= folded.count else { continue }
+                for start in 0...(folded.count - kb.count) where folded[start..<start + kb.count].elementsEqual(kb) {
+                    expected.append("\(id)@\(start + kb.count)")
+                }
+            }
+            XCTAssertEqual(hits.sorted(), expected.sorted(), "keywords \(keywords), \(n) bytes")
+        }
+    }
+
+    /// The builtin pack's own keywords (hundreds, many sharing prefixes) on text seeded with them.
+    func testPackKeywordsEqualNaiveSearch() throws {
+        let dir = Paths.root.appendingPathComponent("Rules")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".toml") }.sorted()
+        let files = try names.map { try RuleLoader.load(text: String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8), file: $0, deferCompile: true) }
+        let set = RuleSet.combining(files).0
+        let keywords = set.keywordIndex.keywords
+        XCTAssertGreaterThan(keywords.count, 200)
+        var rng = SystemRandomNumberGenerator()
+        // Keywords by first byte, so the naive search stays quick in a debug build.
+        var byFirst = [[Int]](repeating: [], count: 256)
+        for (id, k) in keywords.enumerated() { byFirst[Int(k.utf8.first!)].append(id) }
+        let keywordBytes = keywords.map { Array($0.utf8) }
+        for _ in 0..<6 {
+            var text: [UInt8] = []
+            while text.count < 6000 {
+                if Bool.random(using: &rng) {
+                    let k = Array(keywords.randomElement(using: &rng)!.utf8)
+                    text += Bool.random(using: &rng) ? k : k.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+                } else {
+                    text += (0..<Int.random(in: 0...12, using: &rng)).map { _ in UInt8.random(in: 0x20...0x7E, using: &rng) }
+                }
+            }
+            var hits: [String] = []
+            text.withUnsafeBytes { set.keywordIndex.forEachHit($0) { id, end in hits.append("\(id)@\(end)") } }
+            let folded = text.map(KeywordIndex.fold)
+            var expected: [String] = []
+            for start in folded.indices {
+                for id in byFirst[Int(folded[start])] {
+                    let kb = keywordBytes[id]
+                    if start + kb.count <= folded.count && folded[start..<start + kb.count].elementsEqual(kb) {
+                        expected.append("\(id)@\(start + kb.count)")
+                    }
+                }
+            }
+            XCTAssertEqual(hits.sorted(), expected.sorted())
+        }
+    }
 }

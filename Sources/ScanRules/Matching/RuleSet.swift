@@ -14,27 +14,41 @@ public final class RuleSet: @unchecked Sendable {
     public init(rules: [Rule], allowlists: [Allowlist] = []) {
         self.rules = rules
         self.allowlists = allowlists
-        var keywordIds: [String: Int] = [:]
+        // One dictionary lookup per (rule, keyword) and flat lists built by counting, with no
+        // per-rule Set or per-keyword array: this ran once per start-up for 555 rules.
+        var keywordIds: [String: Int32] = [:]
+        keywordIds.reserveCapacity(rules.count * 2)
         var keywords: [String] = []
-        var byKeyword: [[Int]] = []
+        var pairs: [(keyword: Int32, rule: Int32)] = []
+        pairs.reserveCapacity(rules.count * 2)
         var unconditional: [Int] = []
-        for (index, rule) in rules.enumerated() {
-            if rule.keywords.isEmpty { unconditional.append(index); continue }
-            for k in Set(rule.keywords) {
-                let id: Int
+        // By index: `enumerated()` copied every Rule (a retain and release per field).
+        for index in rules.indices {
+            let ruleKeywords = rules[index].keywords
+            if ruleKeywords.isEmpty { unconditional.append(index); continue }
+            let firstPair = pairs.count
+            for k in ruleKeywords {
+                let id: Int32
                 if let existing = keywordIds[k] { id = existing } else {
-                    id = keywords.count
+                    id = Int32(keywords.count)
                     keywordIds[k] = id
                     keywords.append(k)
-                    byKeyword.append([])
                 }
-                byKeyword[id].append(index)
+                // A keyword a rule names twice still lists the rule once (rules name a few).
+                if !pairs[firstPair...].contains(where: { $0.keyword == id }) { pairs.append((id, Int32(index))) }
             }
         }
         keywordIndex = KeywordIndex(keywords: keywords)
-        var flat: [Int32] = []
-        var starts: [Int32] = [0]
-        for list in byKeyword { flat += list.map { Int32($0) }; starts.append(Int32(flat.count)) }
+        var starts = [Int32](repeating: 0, count: keywords.count + 1)
+        for pair in pairs { starts[Int(pair.keyword) + 1] += 1 }
+        for k in 0..<keywords.count { starts[k + 1] += starts[k] }
+        var flat = [Int32](repeating: 0, count: pairs.count)
+        var fill = starts
+        // Pairs come in rule order, so each keyword's rules stay in rule order.
+        for pair in pairs {
+            flat[Int(fill[Int(pair.keyword)])] = pair.rule
+            fill[Int(pair.keyword)] += 1
+        }
         keywordRules = flat
         keywordRuleStart = starts
         unconditionalRules = unconditional
@@ -80,24 +94,29 @@ public final class RuleSet: @unchecked Sendable {
     ///   `--disable-rule`); the keyword index is built for those only.
     public static func combining(_ files: [RuleFile], extraAllowlists: [Allowlist] = [],
                                  keeping: (String) -> Bool = { _ in true }) -> (RuleSet, [String]) {
+        // Where each id's rule is (file, rule index), so a Rule is copied once, into the set.
         var order: [String] = []
-        var byId: [String: Rule] = [:]
+        var byId: [String: (file: Int, rule: Int)] = [:]
+        byId.reserveCapacity(files.reduce(0) { $0 + $1.rules.count })
         var notes: [String] = []
         var disabled = Set<String>()
         var allowlists: [Allowlist] = []
-        for file in files {
-            for rule in file.rules {
-                if let old = byId[rule.id] {
-                    notes.append("\(rule.source): rule `\(rule.id)` replaces the one from \(old.source.file)")
+        for (f, file) in files.enumerated() {
+            for r in file.rules.indices {
+                let id = file.rules[r].id
+                if let old = byId[id] {
+                    notes.append("\(file.rules[r].source): rule `\(id)` replaces the one from \(files[old.file].rules[old.rule].source.file)")
                 } else {
-                    order.append(rule.id)
+                    order.append(id)
                 }
-                byId[rule.id] = rule
+                byId[id] = (f, r)
             }
             disabled.formUnion(file.disabledRules)
             allowlists += file.allowlists
         }
-        let rules = order.filter { !disabled.contains($0) && keeping($0) }.compactMap { byId[$0] }
+        let rules = order.filter { !disabled.contains($0) && keeping($0) }.compactMap { id in
+            byId[id].map { files[$0.file].rules[$0.rule] }
+        }
         return (RuleSet(rules: rules, allowlists: allowlists + extraAllowlists), notes)
     }
 }

@@ -2,16 +2,16 @@ import Foundation
 import FileInputs
 import ScanCore
 
-/// `keyshape scan -`: standard input, read into an anonymous in-memory file (memfd) so it
+/// `keyshape scan -`: standard input (an input, so it lives with the scanner, not in the CLI), read into an anonymous in-memory file (memfd) so it
 /// is scanned exactly as a file on disk would be: chunked reads, the binary sniff, Mach-O
 /// and ELF maps. Nothing of it is written to a file system. Reading stops one byte past
 /// `--max-file-size`, so a larger input is an error entry (exit 2), never an unbounded read.
-final class StandardInput {
+public final class StandardInput {
     /// The listing to scan: the one entry, or the error that kept it from being read.
-    private(set) var listing = FileWalker.Result()
+    public private(set) var listing = FileWalker.Result()
     private let fd: Int32
 
-    init(name: String, maxSize: Int) {
+    public init(name: String, maxSize: Int) {
         let fd = StandardInput.anonymousFile()
         self.fd = fd
         guard fd >= 0 else {
