@@ -20,6 +20,8 @@ let package = Package(
                        providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive",
                        providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         // Formats and value types.
         .target(name: "TOML"),
@@ -56,6 +58,9 @@ let package = Package(
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
 
+        // The store: runs, findings (never values), triage and blob scans in SQLite.
+        .target(name: "Datastore", dependencies: ["CSQLite", "ScanCore"]),
+
         // libFuzzer harnesses for the TOML reader and rule loader and for the whole per-file
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
@@ -70,7 +75,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "StandardStreams"],
+            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "StandardStreams", "Datastore"],
             plugins: ["EmbedRules"]
         ),
 
@@ -100,6 +105,7 @@ let package = Package(
         .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore", "TOML"]),
         .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
+        .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok", "TestSupport"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials", "TestSupport"]),

@@ -2,10 +2,12 @@ import ScanCore
 
 /// `--format json` (one object) and `--format jsonl` (one finding a line), as contract.md shows.
 public enum JSONReporter {
-    public static func report(_ result: ScanResult) -> String {
+    /// - Parameter context: per finding, index for index, what a datastore adds (repository,
+    ///   status, note); empty for a scan's report.
+    public static func report(_ result: ScanResult, context: [FindingContext] = []) -> String {
         var pairs: [(String, JSONWriter.Value)] = [
             ("tool", .object([("name", .string("keyshape")), ("version", .string(KeyshapeVersion.current))])),
-            ("findings", .array(result.findings.map(finding))),
+            ("findings", .array(result.findings.enumerated().map { finding($1, context: context.indices.contains($0) ? context[$0] : nil) })),
         ]
         // Only with --include-suppressed: each suppressed finding, with why.
         if !result.suppressed.isEmpty {
@@ -21,8 +23,10 @@ public enum JSONReporter {
         return JSONWriter.render(root, pretty: true) + "\n"
     }
 
-    public static func reportLines(_ result: ScanResult) -> String {
-        result.findings.map { JSONWriter.render(finding($0), pretty: false) + "\n" }.joined()
+    public static func reportLines(_ result: ScanResult, context: [FindingContext] = []) -> String {
+        result.findings.enumerated().map { n, f in
+            JSONWriter.render(finding(f, context: context.indices.contains(n) ? context[n] : nil), pretty: false) + "\n"
+        }.joined()
     }
 
     static func stats(_ s: ScanStats) -> JSONWriter.Value {
@@ -33,7 +37,7 @@ public enum JSONReporter {
                  ("allowlistedFiles", .int(s.allowlistedFiles)), ("belowMinConfidence", .int(s.belowMinConfidence))])
     }
 
-    static func finding(_ f: Finding) -> JSONWriter.Value {
+    static func finding(_ f: Finding, context: FindingContext? = nil) -> JSONWriter.Value {
         var pairs: [(String, JSONWriter.Value)] = [
             ("rule", .string(f.rule)),
             ("description", .string(f.description)),
@@ -45,6 +49,12 @@ public enum JSONReporter {
         // Only where the rule's format documents a checksum.
         if let checksum = f.checksum { pairs.append(("checksum", .bool(checksum))) }
         pairs.append(("location", location(f.location)))
+        // From a datastore only (`keyshape report`): added after the contract's fields.
+        if let context {
+            if let r = context.repository { pairs.append(("repository", .string(r))) }
+            if let s = context.status { pairs.append(("status", .string(s))) }
+            if let n = context.note { pairs.append(("note", .string(n))) }
+        }
         return .object(pairs)
     }
 

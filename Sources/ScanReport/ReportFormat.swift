@@ -20,15 +20,17 @@ public struct ReportFormat: Sendable {
         ReportFormat(name: "text", help: "one finding a line, path:line:column: rule (description) [fingerprint]", carriesErrors: false,
                      render: { r, o in TextReporter.report(r, color: o.color) }, renderRules: RuleListReporter.text),
         ReportFormat(name: "json", help: "one JSON object: findings, errors, stats", carriesErrors: true,
-                     render: { r, _ in JSONReporter.report(r) }, renderRules: RuleListReporter.json),
+                     render: { r, o in JSONReporter.report(r, context: o.context) }, renderRules: RuleListReporter.json),
         ReportFormat(name: "jsonl", help: "one JSON finding object a line", carriesErrors: false,
-                     render: { r, _ in JSONReporter.reportLines(r) }, renderRules: RuleListReporter.jsonLines),
+                     render: { r, o in JSONReporter.reportLines(r, context: o.context) }, renderRules: RuleListReporter.jsonLines),
         ReportFormat(name: "sarif", help: "SARIF 2.1.0 for code scanning", carriesErrors: true,
                      render: { r, o in SARIFReporter.report(r, includeSuppressed: o.includeSuppressed, settings: o.sarif) }, renderRules: nil),
         ReportFormat(name: "junit", help: "JUnit XML: a failing test case per finding, an error per scan error", carriesErrors: true,
                      render: { r, _ in JUnitReporter.report(r) }, renderRules: nil),
         ReportFormat(name: "csv", help: "RFC 4180 CSV with a header row, one finding a row", carriesErrors: false,
                      render: { r, _ in CSVReporter.report(r) }, renderRules: RuleListReporter.csv),
+        ReportFormat(name: "html", help: "one self-contained HTML page: charts, a sortable and filterable table, a section per secret", carriesErrors: true,
+                     render: { r, o in HTMLReporter.report(r, context: o.context, title: o.title) }, renderRules: nil),
     ]
 
     public static func named(_ name: String) -> ReportFormat? { all.first { $0.name == name } }

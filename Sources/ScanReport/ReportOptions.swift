@@ -9,6 +9,11 @@ public struct ReportOptions: Sendable {
     public var color = false
     /// How SARIF names artifacts and the run.
     public var sarif = SARIFSettings()
+    /// Per finding, index for index: repository, triage status and note, when the findings
+    /// come from a datastore (`keyshape report`); empty otherwise. JSON, JSONL and HTML show it.
+    public var context: [FindingContext] = []
+    /// The HTML report's heading.
+    public var title = "keyshape report"
 
     public init() {}
 }

@@ -1,6 +1,20 @@
 /// Reads `keyshape COMMAND [FLAGS] [ARGS]` using the flag table.
 enum ArgumentParser {
     static func parse(_ args: [String]) throws -> Invocation {
+        var names: [String] = []
+        return try parse(args, names: &names)
+    }
+
+    /// The flags `args` gives, by their names only, in order (never a value, never a
+    /// positional argument: either could be a key pasted in the wrong place). What the
+    /// datastore records of a run's command line.
+    static func flagNames(_ args: [String]) -> [String] {
+        var names: [String] = []
+        _ = try? parse(args, names: &names)
+        return names
+    }
+
+    private static func parse(_ args: [String], names: inout [String]) throws -> Invocation {
         var inv = Invocation()
         var rest = ArraySlice(args)
         guard let first = rest.popFirst() else { return inv }
@@ -10,6 +24,11 @@ enum ArgumentParser {
         case "staged": inv.command = .staged
         case "hook": inv.command = .hook
         case "audit": inv.command = .audit
+        case "report": inv.command = .report
+        case "summarize": inv.command = .summarize
+        case "triage": inv.command = .triage
+        case "import": inv.command = .importReports
+        case "sweep": inv.command = .sweep
         case "version", "--version", "-V": inv.command = .version
         case "completions": inv.command = .completions
         case "man": inv.command = .man
@@ -26,7 +45,7 @@ enum ArgumentParser {
                 throw UsageError(message: "rules: expected `list` or `check`")
             }
         default:
-            throw UsageError(message: "unknown command (expected scan, history, staged, hook, audit, rules, version or help)")
+            throw UsageError(message: "unknown command (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, version or help)")
         }
         var onlyPositionals = false
         while let arg = rest.popFirst() {
@@ -55,6 +74,7 @@ enum ArgumentParser {
             guard flag.commands.contains(inv.command) else {
                 throw UsageError(message: "\(flag.name) does not apply to `keyshape \(inv.command.rawValue)`")
             }
+            names.append(flag.name)
             if flag.value != nil {
                 guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(flag.name) needs a value (\(flag.value!))") }
                 try flag.apply(&inv, value)
@@ -97,7 +117,7 @@ enum ArgumentParser {
             let name = words.joined(separator: " ")
             guard let command = Invocation.Command(rawValue: name) else {
                 // Not echoed: an argument may be anything (see looksLikeFlagName).
-                throw UsageError(message: "help: no such command (expected scan, history, staged, hook, audit, rules, rules list, rules check, version)")
+                throw UsageError(message: "help: no such command (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, rules list, rules check, version)")
             }
             return help(for: command)
         }
@@ -115,6 +135,16 @@ enum ArgumentParser {
                                    remove it, putting back the hook it chained or replaced
       keyshape audit [REPO] [--products PATH ...]
                                    sources, history and build products, one report
+      keyshape sweep --datastore DB REPO... | --repos FILE
+                                   the history of many repositories into a datastore, resumable
+      keyshape report --datastore DB
+                                   the findings recorded in a datastore, in any format
+      keyshape summarize --datastore DB
+                                   counts by rule, by repository and by secret
+      keyshape triage --datastore DB FINGERPRINT... --status S [--note TEXT]
+                                   record a decision about findings (kept across re-scans)
+      keyshape import --datastore DB REPORT.jsonl...
+                                   merge JSONL reports written elsewhere into a datastore
       keyshape rules list          list the loaded rules
       keyshape rules check         run every rule's examples and negative examples
       keyshape version

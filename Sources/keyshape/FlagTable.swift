@@ -15,11 +15,11 @@ struct Flag {
 
 enum FlagTable {
     static let scanning: Set<Invocation.Command> = [.scan, .history, .staged, .audit]
-    static let reporting: Set<Invocation.Command> = scanning.union([.rulesList])
-    static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck])
+    static let reporting: Set<Invocation.Command> = scanning.union([.rulesList, .report])
+    static let withRules: Set<Invocation.Command> = scanning.union([.rulesList, .rulesCheck, .sweep])
 
     /// One array, in help order; built from parts so the type checker reads each literal alone.
-    static let flags: [Flag] = formatFlags + extraOutputFlags + otherFlags
+    static let flags: [Flag] = formatFlags + extraOutputFlags + datastoreFlags + otherFlags
 
     static let formatFlags: [Flag] = [
         // Formats come from the ReportFormat registry. `rules list` takes those that can show
@@ -46,7 +46,7 @@ enum FlagTable {
     /// `--json-output FILE` and one such flag for every other format but text.
     static let extraOutputFlags: [Flag] = ReportFormat.all.filter { $0.name != "text" }.map { (format: ReportFormat) -> Flag in
         Flag(name: "--\(format.name)-output", short: nil, value: "FILE",
-             help: "also write a \(format.name) report to FILE, besides --format's (repeatable)", commands: scanning) { inv, v in
+             help: "also write a \(format.name) report to FILE, besides --format's (repeatable)", commands: scanning.union([.report])) { inv, v in
             inv.extraOutputs.append((format, v))
         }
     }
@@ -58,7 +58,7 @@ enum FlagTable {
         Flag(name: "--sort", short: nil, value: nil, help: "scan: text and JSONL on stdout in path order at the end (default: each file's findings once it is scanned)", commands: [.scan]) { inv, _ in
             inv.sort = true
         },
-        Flag(name: "--quiet", short: "q", value: nil, help: "no summary line on stderr (errors are still printed)", commands: scanning) { inv, _ in inv.quiet = true },
+        Flag(name: "--quiet", short: "q", value: nil, help: "no summary line on stderr (errors are still printed)", commands: scanning.union([.sweep])) { inv, _ in inv.quiet = true },
         Flag(name: "--color", short: nil, value: "auto|always|never", help: "colour text findings (default auto: when stdout is a terminal and NO_COLOR is unset)", commands: scanning) { inv, v in
             guard let c = Invocation.ColorChoice(rawValue: v) else { throw UsageError(message: "--color: expected auto, always or never") }
             inv.color = c
@@ -71,10 +71,10 @@ enum FlagTable {
         },
         Flag(name: "--no-builtin-rules", short: nil, value: nil, help: "use only the rules given with --rules", commands: withRules) { inv, _ in inv.noBuiltinRules = true },
         Flag(name: "--config", short: "c", value: "FILE", help: "settings and allowlists (default: .keyshape.toml at the scanned root)", commands: scanning) { inv, v in inv.config = v },
-        Flag(name: "--no-config", short: nil, value: nil, help: "ignore the scanned root's .keyshape.toml, .gitleaks.toml and .gitleaksignore (a --config FILE given too is still read)", commands: scanning) { inv, _ in
+        Flag(name: "--no-config", short: nil, value: nil, help: "ignore the scanned root's .keyshape.toml, .gitleaks.toml and .gitleaksignore (a --config FILE given too is still read)", commands: scanning.union([.sweep])) { inv, _ in
             inv.noConfig = true
         },
-        Flag(name: "--ignore-inline-allow", short: nil, value: nil, help: "report findings on keyshape:allow / gitleaks:allow lines too", commands: scanning) { inv, _ in
+        Flag(name: "--ignore-inline-allow", short: nil, value: nil, help: "report findings on keyshape:allow / gitleaks:allow lines too", commands: scanning.union([.sweep])) { inv, _ in
             inv.ignoreInlineAllow = true
         },
         Flag(name: "--include-suppressed", short: nil, value: nil, help: "also report what allowlists, inline markers and the baseline suppressed, marked (json, sarif)", commands: scanning) { inv, _ in
@@ -88,7 +88,7 @@ enum FlagTable {
         },
         Flag(name: "--baseline", short: nil, value: "FILE", help: "do not report findings whose fingerprint is listed in FILE (or that a gitleaks JSON report in FILE lists)", commands: scanning) { inv, v in inv.baseline = v },
         Flag(name: "--write-baseline", short: nil, value: "FILE", help: "write the findings' fingerprints (never values) to FILE", commands: scanning) { inv, v in inv.writeBaseline = v },
-        Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning) { inv, v in
+        Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning.union([.report])) { inv, v in
             guard let n = Int32(v), n >= 0, n <= 255 else { throw UsageError(message: "--exit-code: expected a number from 0 to 255") }
             inv.exitCode = n
         },
@@ -96,7 +96,7 @@ enum FlagTable {
             guard let c = Confidence(rawValue: v) else { throw UsageError(message: "--min-confidence: expected low, medium or high") }
             inv.minConfidence = c
         },
-        Flag(name: "--jobs", short: "j", value: "N", help: "worker threads (default: all cores)", commands: scanning) { inv, v in
+        Flag(name: "--jobs", short: "j", value: "N", help: "worker threads (default: all cores)", commands: scanning.union([.sweep])) { inv, v in
             guard let n = Int(v), n >= 1, n <= 1024 else { throw UsageError(message: "--jobs: expected a number from 1 to 1024") }
             inv.jobs = n
         },

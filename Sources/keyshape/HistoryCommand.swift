@@ -15,11 +15,27 @@ enum HistoryCommand {
         history.since = inv.since
         history.ranges = inv.ranges
         history.allObjects = inv.allObjects
-        // git starts listing commits while the rules compile.
-        let wanted = history
-        let (ruleSet, options, opened) = try GitCommandSupport.prepare(inv, repo: repo, meanwhile: {
-            try HistoryScanner.open(repository: repo, history: wanted)
-        })
+        let (ruleSet, options, opened): (RuleSet, ScanOptions, Result<HistoryScanner.Input, Error>)
+        var planNote: String?
+        if inv.datastore != nil {
+            // The datastore's last run decides which commits to walk (IncrementalHistory), so git
+            // lists them once the rules, and their hash, are known.
+            let (r, o) = try GitCommandSupport.prepare(inv, repo: repo)
+            if let recorder = DatastoreRecorder.current {
+                let plan = IncrementalHistory.plan(inv, repo: repo, recorder: recorder)
+                if plan.base != nil { history.since = plan.since }
+                recorder.base = plan.base
+                planNote = plan.note
+            }
+            let wanted = history
+            (ruleSet, options, opened) = (r, o, Result { try HistoryScanner.open(repository: repo, history: wanted) })
+        } else {
+            // git starts listing commits while the rules compile.
+            let wanted = history
+            (ruleSet, options, opened) = try GitCommandSupport.prepare(inv, repo: repo, meanwhile: {
+                try HistoryScanner.open(repository: repo, history: wanted)
+            })
+        }
         let input: HistoryScanner.Input
         do { input = try opened.get() } catch let e as HistoryScanner.RequestError {
             throw UsageError(message: e.message)
@@ -31,7 +47,7 @@ enum HistoryCommand {
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
-        return try GitCommandSupport.deliver(outcome.result, notes: outcome.notes, inv, options, repo: repo, push: true)
+        return try GitCommandSupport.deliver(outcome.result, notes: (planNote.map { [$0] } ?? []) + outcome.notes, inv, options, repo: repo, push: true)
     }
 }
 

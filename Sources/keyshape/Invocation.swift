@@ -1,4 +1,5 @@
 import ScanCore
+import Datastore
 import ScanEngine
 import ScanReport
 
@@ -6,6 +7,8 @@ import ScanReport
 struct Invocation {
     enum Command: String, CaseIterable {
         case scan, history, staged, hook, audit, rulesList = "rules list", rulesCheck = "rules check", version, help
+        // The auditor's datastore.
+        case report, summarize, triage, importReports = "import", sweep
         // Not in the usage text: what scripts/package runs to ship completions and the man page.
         case completions, man
     }
@@ -67,6 +70,19 @@ struct Invocation {
     var hookMode = false
     /// `audit --products PATH`: build products scanned with the sources and history.
     var products: [String] = []
+    // The datastore.
+    /// `--datastore DB`: record the run there (scan, history, audit), or read it (report, ...).
+    var datastore: String?
+    /// `--status S,...` (report: which to show; triage: the one to set).
+    var statuses: [TriageStatus] = []
+    /// `report --rule ID` (repeatable).
+    var filterRules: [String] = []
+    /// `report --repo R` (repeatable); `import --repo NAME`: the repository the reports belong to.
+    var filterRepos: [String] = []
+    /// `triage --note TEXT`.
+    var note: String?
+    /// `sweep --repos FILE`: one repository path a line.
+    var reposFile: String?
 }
 
 /// A command line that cannot be run: printed with a hint, exit status 2.

@@ -34,6 +34,8 @@ enum ScanCommand {
                 if stopsWithStdout && StandardStream.output.failure != nil { scanner?.stop() }
             }
         }
+        // --datastore: findings are recorded as they are reported, batch by batch.
+        if let recorder = DatastoreRecorder.current { scanner.sink = recorder.streaming(into: scanner.sink) }
         progress?.start()
         let (result, notes): (ScanResult, [ScanIssue])
         if readsStdin {
@@ -80,6 +82,7 @@ enum ScanCommand {
             options.baselineEntries = roots.count == 1 ? contents.entries.map { $0.relative(to: roots[0]) } : contents.entries
         }
         try GitleaksIgnore.read(roots: roots, noConfig: inv.noConfig, into: &options)
+        try DatastoreRecorder.start(inv, roots: roots, options: &options)
         return (ruleSet, options)
     }
 
@@ -114,13 +117,16 @@ enum Report {
     ///   - stopped: the scan stopped early because stdout took no more of the report.
     static func deliver(_ result: ScanResult, _ inv: Invocation, _ options: ScanOptions, roots: ArtifactRoots,
                         streamed: Bool = false, stopped: StoppedScan? = nil) throws -> Int32 {
-        let result = keeping(result, minConfidence: inv.minConfidence)
+        // Findings under --min-confidence leave every report, the datastore included.
+        var result = keeping(result, minConfidence: inv.minConfidence), recorded = true
+        // --datastore: recorded before any report is written; a failure to record is exit 2.
+        if let recorder = DatastoreRecorder.current { (result, recorded) = recorder.finish(result) }
         var reportOptions = ReportOptions()
         reportOptions.includeSuppressed = inv.includeSuppressed
         reportOptions.sarif = SARIFSettings(category: category(inv), artifactPath: { roots.artifactPath($0) }, sourceRoot: roots.sourceRoot)
         var primary = reportOptions
         primary.color = colors(inv)
-        var status: Int32 = result.issues.isEmpty ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
+        var status: Int32 = result.issues.isEmpty && recorded ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
         // A stopped scan wrote findings (only a write can fail), so its status is already the
         // findings' one; with `--exit-code 0` it would be 0 for a tree not wholly scanned.
         if stopped != nil && status == 0 { status = 2 }

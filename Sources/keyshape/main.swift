@@ -28,6 +28,11 @@ func run() -> Int32 {
         case .staged: return try StagedCommand.run(inv)
         case .hook: return try HookCommand.run(inv)
         case .audit: return try AuditCommand.run(inv)
+        case .report: return try ReportCommand.run(inv)
+        case .summarize: return try SummarizeCommand.run(inv)
+        case .triage: return try TriageCommand.run(inv)
+        case .importReports: return try ImportCommand.run(inv)
+        case .sweep: return try SweepCommand.run(inv)
         case .help:
             return 0
         }

@@ -12,6 +12,7 @@ final class FlagTableTests: XCTestCase {
         case "SIZE": return "1MiB"
         case "auto|always|never": return "always"
         case "LEVEL": return "high"
+        case "STATUS,...": return "accepted"
         case let v? where v.contains("|"): return "json"
         default: return "x"
         }

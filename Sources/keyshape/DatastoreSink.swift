@@ -1,0 +1,54 @@
+import Datastore
+import Foundation
+import ScanCore
+import ScanEngine
+
+/// `scan --datastore`: findings recorded as the scanner reports them, a batch (one
+/// transaction) each `Datastore.batchSize` findings, so a long scan's findings are in the
+/// datastore before it ends and a reader sees them arrive. What it receives then goes on to
+/// `next` (the streamed text output).
+///
+/// The scanner calls `receive` one unit at a time; the lock also orders `finish`.
+final class DatastoreSink: FindingSink, @unchecked Sendable {
+    private let store: Datastore
+    private let run: Int64
+    private let next: (any FindingSink)?
+    private let lock = NSLock()
+    private var pending: [Finding] = []
+    private var failure: Error?
+    /// How many findings it was handed.
+    private(set) var received = 0
+
+    init(store: Datastore, run: Int64, next: (any FindingSink)?) {
+        self.store = store
+        self.run = run
+        self.next = next
+    }
+
+    /// Recorded (when a batch fills) before it is handed on: a finding printed by a scan
+    /// writing to a datastore is in the datastore or in the batch that will be.
+    func receive(_ findings: [Finding]) {
+        lock.lock()
+        pending += findings
+        received += findings.count
+        if pending.count >= Datastore.batchSize { flush() }
+        lock.unlock()
+        next?.receive(findings)
+    }
+
+    private func flush() {
+        guard failure == nil, !pending.isEmpty else { pending = []; return }
+        do { try store.record(pending, run: run) } catch { failure = error }
+        pending = []
+    }
+
+    /// Records what is still pending; the first error any batch met, if one did. Returns how
+    /// many findings it was handed.
+    func finish() throws -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        flush()
+        if let failure { throw failure }
+        return received
+    }
+}

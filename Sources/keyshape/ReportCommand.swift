@@ -1,0 +1,57 @@
+import Datastore
+import Foundation
+import ScanCore
+import ScanReport
+
+/// `keyshape report --datastore DB [--format F] [--status S,...] [--rule ID] [--repo R]`:
+/// the recorded findings through the same reporters a scan uses. By default only open
+/// findings: a triaged one (accepted, false-positive, revoked, fixed) is settled, as a
+/// baseline would have it. The datastore is read in one snapshot, so a scan writing at the
+/// same time shows its batches whole or not at all.
+enum ReportCommand {
+    static func run(_ inv: Invocation) throws -> Int32 {
+        let path = try DatastoreAccess.path(inv)
+        guard inv.positionals.isEmpty else { throw UsageError(message: "`keyshape report` takes no arguments besides its flags") }
+        let store = try DatastoreAccess.reader(path)
+        let filter = FindingFilter(statuses: Set(inv.statuses.isEmpty ? [.open] : inv.statuses),
+                                   rules: Set(inv.filterRules), repositories: Set(inv.filterRepos))
+        let (stored, issues): ([StoredFinding], [ScanIssue])
+        do {
+            (stored, issues) = try store.snapshot { (try store.findings(filter), try store.latestErrors()) }
+        } catch {
+            throw DatastoreAccess.failure(path, error)
+        }
+        var result = ScanResult(findings: stored.map(\.finding), issues: issues, rules: rules(of: stored))
+        result.stats = ScanStats()
+        var options = ReportOptions()
+        options.context = stored.map { FindingContext(repository: $0.repository, status: $0.status.rawValue, note: $0.note) }
+        options.title = "keyshape report: " + URL(fileURLWithPath: path).lastPathComponent
+        options.sarif = SARIFSettings(category: Report.category(inv))
+        var primary = options
+        primary.color = Report.colors(inv)
+
+        var status: Int32 = issues.isEmpty ? (stored.isEmpty ? 0 : inv.exitCode) : 2
+        if let output = inv.output {
+            if !Report.write(inv.format.render(result, primary), to: output) { status = 2 }
+        } else {
+            Terminal.out(inv.format.render(result, primary))
+        }
+        for extra in inv.extraOutputs where !Report.write(extra.format.render(result, options), to: extra.path) { status = 2 }
+        if !inv.format.carriesErrors || inv.output != nil {
+            for issue in issues { Terminal.err("keyshape: error: \(issue)\n") }
+        }
+        let shown = filter.statuses.sorted().map(\.rawValue).joined(separator: ", ")
+        Terminal.err("keyshape report: \(stored.count) finding\(stored.count == 1 ? "" : "s") (\(shown))"
+                     + (issues.isEmpty ? "" : "; \(issues.count) error\(issues.count == 1 ? "" : "s") in the latest runs") + "\n")
+        return status
+    }
+
+    /// The rules the findings name, for SARIF's `tool.driver.rules`.
+    static func rules(of stored: [StoredFinding]) -> [RuleInfo] {
+        var seen: [String: RuleInfo] = [:]
+        for s in stored where seen[s.finding.rule] == nil {
+            seen[s.finding.rule] = RuleInfo(id: s.finding.rule, description: s.finding.description, tags: [])
+        }
+        return seen.values.sorted { $0.id < $1.id }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ScanEngine
+
+/// A hash of what decides a run's findings besides the scanned bytes: the builtin rule files,
+/// the `--rules` files, `--enable-rule`/`--disable-rule`, the config files read, the options
+/// that change what is found (`--max-file-size`, `--min-string-length`,
+/// `--ignore-inline-allow`) and the hash key. Two runs with the same hash find the same
+/// things in the same bytes; `Rules/VERSION` alone would miss a `--rules` edit.
+///
+/// Not a secret and not an integrity check: two 64-bit FNV-1a-style lanes (different offset
+/// bases and multipliers) is enough to tell rule packs apart, and needs no crypto library here.
+enum RulesIdentity {
+    static func hash(_ inv: Invocation, options: ScanOptions) -> String {
+        var hasher = Hasher128()
+        if !inv.noBuiltinRules {
+            for (name, encoded) in BuiltinRules.tables {
+                hasher.add("builtin:" + name)
+                hasher.add(encoded.withUTF8Buffer { Array($0) })
+            }
+        }
+        for path in inv.rulePaths {
+            for file in (try? RuleSources.tomlFiles(at: path)) ?? [path] {
+                hasher.add("rules:" + file)
+                hasher.add((try? SettingsFile.contents(of: file)) ?? [])
+            }
+        }
+        for id in inv.enabledRules.sorted() { hasher.add("enable:" + id) }
+        for id in inv.disabledRules.sorted() { hasher.add("disable:" + id) }
+        for file in options.configFiles {
+            hasher.add("config:" + file)
+            hasher.add((try? SettingsFile.contents(of: file)) ?? [])
+        }
+        hasher.add("max-file-size:\(options.maxFileSize) min-string-length:\(options.minStringLength) inline:\(options.ignoreInlineAllow)")
+        // The key changes every secretHash and fingerprint. It goes in as the keyed, stretched
+        // hash of a fixed text, as costly to test a guessed key against as any secretHash.
+        let probe = Array("keyshape rules identity".utf8)
+        hasher.add(probe.withUnsafeBytes { SecretHasher(key: options.hashKey).secretHash($0) })
+        return hasher.hex
+    }
+
+    struct Hasher128 {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x6c62_272e_07bb_0142
+        mutating func add(_ text: String) { add(Array(text.utf8)) }
+        mutating func add(_ bytes: [UInt8]) {
+            // The length first, so ("ab", "c") and ("a", "bc") differ.
+            for byte in withUnsafeBytes(of: UInt64(bytes.count).littleEndian, Array.init) + bytes {
+                a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                b = (b ^ UInt64(byte)) &* 0x9e37_79b9_7f4a_7c15
+            }
+        }
+        var hex: String {
+            [a, b].map { let s = String($0, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }.joined()
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Datastore
+import Foundation
+import ScanEngine
+
+/// `keyshape sweep --datastore DB REPO... | --repos FILE`: `history --datastore DB` for each
+/// repository, `--jobs` repositories at a time, a line per repository as each is done.
+///
+/// Each repository is swept by a child `keyshape history` process: a repository that makes
+/// git or the scanner fail costs its own line and exit status 2, not the sweep. Resumable:
+/// a killed sweep leaves the datastore sound (each batch is one transaction), and the next
+/// sweep skips each repository the datastore holds complete with the same rules and the same
+/// refs, and scans one that changed incrementally (`IncrementalHistory`).
+enum SweepCommand {
+    static func run(_ inv: Invocation) throws -> Int32 {
+        let db = try DatastoreAccess.path(inv)
+        var repos = inv.positionals
+        if let file = inv.reposFile {
+            let bytes: [UInt8]
+            do { bytes = try SettingsFile.contents(of: file, limit: 64 << 20) } catch {
+                throw UsageError(message: "\(file): cannot read (\(error.message))")
+            }
+            for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                let path = line.trimmingCharacters(in: .whitespaces)
+                if !path.isEmpty && !path.hasPrefix("#") { repos.append(path) }
+            }
+        }
+        guard !repos.isEmpty else { throw UsageError(message: "`keyshape sweep` needs repositories (arguments or --repos FILE)") }
+        // Refuse a file keyshape did not write before any repository is touched.
+        _ = try DatastoreAccess.open(db, create: true)
+
+        let cores = ScanOptions.coreCount
+        let parallel = max(1, min(repos.count, inv.jobs ?? max(1, cores / 2)))
+        let threads = max(1, cores / parallel)
+        let state = SweepState(count: repos.count)
+        let list = repos
+        let workers = (0..<parallel).map { _ in
+            Thread {
+                while let (n, repo) = state.next(list) {
+                    let (status, text) = sweep(repo, n: n, of: list.count, db: db, inv: inv, threads: threads)
+                    state.finish(status, text)
+                }
+            }
+        }
+        for w in workers { w.stackSize = 4 << 20; w.start() }
+        state.waitUntilDone()
+        let (swept, skipped, failed) = state.tally
+        if !inv.quiet {
+            Terminal.err("keyshape sweep: \(repos.count) repositor\(repos.count == 1 ? "y" : "ies"): \(swept) swept, \(skipped) unchanged (skipped), \(failed) failed; `keyshape report --datastore` shows the findings\n")
+        }
+        return state.status
+    }
+
+    /// One repository: skipped when unchanged, else a child `history` run. Its exit status
+    /// (0, 1, 2) and the lines to print.
+    static func sweep(_ repo: String, n: Int, of total: Int, db: String, inv: Invocation, threads: Int) -> (Int32, String) {
+        let label = "keyshape sweep: [\(n + 1)/\(total)] \(repo)"
+        let root = ArtifactRoots.repository(repo).sourceRoot
+        if let run = unchanged(repo, root: root, db: db, inv: inv) {
+            let findings = run.findings ?? 0
+            return (findings > 0 ? 1 : 0, "\(label): unchanged since run \(run.id) (\(findings) finding\(findings == 1 ? "" : "s")), skipped\n")
+        }
+        var args = ["history", repo, "--datastore", db, "--no-progress", "--quiet", "--jobs", String(threads)]
+        for path in inv.rulePaths { args += ["--rules", path] }
+        if inv.noBuiltinRules { args.append("--no-builtin-rules") }
+        for id in inv.enabledRules { args += ["--enable-rule", id] }
+        for id in inv.disabledRules { args += ["--disable-rule", id] }
+        if inv.noConfig { args.append("--no-config") }
+        if inv.ignoreInlineAllow { args.append("--ignore-inline-allow") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: selfPath)
+        process.arguments = args
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        do { try process.run() } catch {
+            return (2, "\(label): could not start keyshape history (\(FileErrors.describe(error)))\n")
+        }
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // The child's lines are its own, already escaped; they come with this repository's.
+        var text = String(decoding: stderr, as: UTF8.self)
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        guard process.terminationReason == .exit, [0, 1].contains(process.terminationStatus) else {
+            return (2, text + "\(label): not swept completely (keyshape history exited \(process.terminationReason == .exit ? "\(process.terminationStatus)" : "on a signal"))\n")
+        }
+        let store = try? Datastore(path: db, create: false)
+        let findings = ((try? store?.latestHistoryRun(root: root)) ?? nil)?.run.findings ?? 0
+        return (process.terminationStatus, text + "\(label): \(findings) finding\(findings == 1 ? "" : "s")\n")
+    }
+
+    /// The datastore's last history run of `root`, when it is complete, used these rules and
+    /// started from exactly the commits the repository has now: nothing to sweep.
+    static func unchanged(_ repo: String, root: String, db: String, inv: Invocation) -> RunInfo? {
+        guard let store = try? Datastore(path: db, create: false),
+              let last = try? store.latestHistoryRun(root: root), last.run.command == "history", last.run.complete,
+              let repository = try? Repository(path: repo), let tips = repository.startingCommits(), tips == last.tips,
+              let (_, options) = try? ScanCommand.prepare(inv, roots: [repo]),
+              RulesIdentity.hash(inv, options: options) == last.run.rulesHash else { return nil }
+        return last.run
+    }
+
+    /// This executable, for the child runs.
+    static var selfPath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// The sweep's queue and tally, shared by its worker threads.
+private final class SweepState: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var nextIndex = 0
+    private var done = 0
+    private let count: Int
+    private(set) var status: Int32 = 0
+    private var swept = 0, skipped = 0, failed = 0
+
+    init(count: Int) { self.count = count }
+
+    func next(_ repos: [String]) -> (Int, String)? {
+        lock.lock(); defer { lock.unlock() }
+        guard nextIndex < repos.count else { return nil }
+        nextIndex += 1
+        return (nextIndex - 1, repos[nextIndex - 1])
+    }
+
+    func finish(_ result: Int32, _ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        Terminal.progress(text)
+        if result == 2 { failed += 1; status = 2 } else {
+            if text.contains(", skipped\n") { skipped += 1 } else { swept += 1 }
+            if result == 1 && status == 0 { status = 1 }
+        }
+        done += 1
+        lock.broadcast()
+    }
+
+    func waitUntilDone() {
+        lock.lock(); defer { lock.unlock() }
+        while done < count { lock.wait() }
+    }
+
+    var tally: (Int, Int, Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (swept, skipped, failed)
+    }
+}
+

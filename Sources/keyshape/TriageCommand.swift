@@ -1,0 +1,23 @@
+import Datastore
+import Foundation
+
+/// `keyshape triage --datastore DB FINGERPRINT... --status S [--note TEXT]`: an auditor's
+/// decision, per fingerprint, kept across re-scans. All the fingerprints or none: one that
+/// no recorded finding has is an error, so a typo never triages nothing quietly.
+enum TriageCommand {
+    static func run(_ inv: Invocation) throws -> Int32 {
+        let path = try DatastoreAccess.path(inv)
+        guard inv.statuses.count == 1, let status = inv.statuses.first else {
+            throw UsageError(message: "`keyshape triage` needs --status with one of \(TriageStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard !inv.positionals.isEmpty else { throw UsageError(message: "`keyshape triage` needs one or more fingerprints") }
+        let store = try DatastoreAccess.open(path, create: false)
+        let covered: Int
+        do { covered = try store.triage(inv.positionals, status: status, note: inv.note) } catch {
+            throw DatastoreAccess.failure(path, error)
+        }
+        let n = inv.positionals.count
+        Terminal.err("keyshape triage: \(n) fingerprint\(n == 1 ? "" : "s") (\(covered) finding\(covered == 1 ? "" : "s")) now \(status.rawValue)\n")
+        return 0
+    }
+}

@@ -1,0 +1,154 @@
+import Datastore
+import Foundation
+import TestSupport
+import XCTest
+
+/// What the datastore's command-line tests share: the built executable, temporary folders,
+/// git repositories built at run time, and a byte-level check for secret fragments.
+enum CLI {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary: URL = BuiltProduct.url("keyshape") ?? root.appendingPathComponent(".build/debug/keyshape")
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs keyshape with no stdin and an isolated git environment; never through a shell.
+    @discardableResult
+    static func keyshape(_ args: [String], cwd: String? = nil, timeout: TimeInterval = 300) -> Run {
+        let child = try! runChild(binary, args, cwd: cwd, environment: environment(), timeout: timeout)
+        if child.timedOut { XCTFail("keyshape \(args.first ?? "") timed out") }
+        return Run(status: child.status, stdout: child.stdoutText, stderr: child.stderrText)
+    }
+
+    static func environment() -> [String: String] {
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        env["NO_COLOR"] = "1"
+        return env
+    }
+
+    static let gitPath: String = {
+        for d in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let p = "\(d)/git"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return "/usr/bin/git"
+    }()
+
+    @discardableResult
+    static func git(_ repo: String, _ args: [String], stdin: Data? = nil, file: StaticString = #filePath, line: UInt = #line) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gitPath)
+        process.arguments = ["-C", repo] + args
+        var env = environment()
+        env["GIT_AUTHOR_NAME"] = "Ada Tester"; env["GIT_AUTHOR_EMAIL"] = "ada@example.com"
+        env["GIT_COMMITTER_NAME"] = "Ada Tester"; env["GIT_COMMITTER_EMAIL"] = "ada@example.com"
+        process.environment = env
+        let out = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try! process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "git \(args.first ?? "")", file: file, line: line)
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+final class Scratch {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "keyshape-datastore-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ name: String, _ text: String) {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(name)
+        try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: url)
+    }
+
+    func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path + "/" + name) }
+}
+
+/// Test secrets of one shape, matched by `TestRules.toml`'s rule (not the builtin pack, so
+/// the tests say exactly what is found). Random per run: nothing committed can leak them.
+enum TestSecrets {
+    static let rule = """
+    [[rules]]
+    id = "datastore-test-token"
+    description = "Datastore test token"
+    regex = '''\\b(DSTEST_[A-Z0-9]{24})\\b'''
+    secretGroup = 1
+    keywords = ["dstest_"]
+    """
+
+    static func make() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        return "DSTEST_" + String((0..<24).map { _ in alphabet.randomElement()! })
+    }
+
+    /// Fails when `data` holds `secret` or any 8-byte run of it.
+    static func assertNoFragment(of secret: String, in data: Data, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let s = Array(secret.utf8)
+        let bytes = [UInt8](data)
+        guard s.count >= 8, bytes.count >= 8 else { return }
+        var fragments = Set<[UInt8]>()
+        for start in 0...(s.count - 8) { fragments.insert(Array(s[start..<start + 8])) }
+        for start in 0...(bytes.count - 8) where fragments.contains(Array(bytes[start..<start + 8])) {
+            XCTFail("\(what) holds an 8-byte fragment of a secret (at byte \(start))", file: file, line: line)
+            return
+        }
+    }
+}
+
+/// A git repository of `commits` commits, each adding a file with `perCommit` new test
+/// secrets, written in one `git fast-import` (seconds, where a commit per `git commit` took a minute).
+struct HistoryFixture {
+    let path: String
+    var secrets: [String] = []
+
+    init(in scratch: Scratch, name: String = "repo", commits: Int, perCommit: Int, startCommit: Int = 0) {
+        path = scratch.path + "/" + name
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        CLI.git(path, ["init", "-q", "-b", "main"])
+        secrets = HistoryFixture.append(to: path, commits: commits, perCommit: perCommit, from: startCommit)
+    }
+
+    /// Adds commits on `main` (after its tip, when there is one); the secrets they add.
+    static func append(to path: String, commits: Int, perCommit: Int, from first: Int) -> [String] {
+        var stream = ""
+        var secrets: [String] = []
+        for n in first..<(first + commits) {
+            var content = "// file \(n)\n"
+            for _ in 0..<perCommit {
+                let s = TestSecrets.make()
+                secrets.append(s)
+                content += "let token = \"\(s)\"\n"
+            }
+            let date = 1_600_000_000 + n * 86_400 * 3
+            stream += "commit refs/heads/main\n"
+            stream += "committer Ada Tester <ada@example.com> \(date) +0000\n"
+            let message = "add file \(n)\n"
+            stream += "data \(message.utf8.count)\n\(message)"
+            if n == first {
+                if n > 0 { stream += "from refs/heads/main^0\n" }
+            }
+            stream += "M 100644 inline src/file\(n).swift\n"
+            stream += "data \(content.utf8.count)\n\(content)\n"
+        }
+        CLI.git(path, ["fast-import", "--quiet"], stdin: Data(stream.utf8))
+        CLI.git(path, ["reset", "-q", "--hard", "main"])
+        return secrets
+    }
+}
