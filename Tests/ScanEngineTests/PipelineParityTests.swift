@@ -76,7 +76,7 @@ final class PipelineParityTests: XCTestCase {
         // The ASCII canaries and the UTF-16 one, each in its section of the arm64 slice.
         XCTAssertEqual(Set(expected.map(\.section)), ["__DATA,__data", "__TEXT,__const"], "\(expected)")
         XCTAssertTrue(expected.allSatisfy { $0.format == "mach-o" && $0.arch == "arm64" }, "\(expected)")
-        let utf16 = expected.filter { $0.byteLength == 2 * "TEST_SECRET_MUST_NEVER_LEAK_Utf16Literal".utf8.count }
+        let utf16 = expected.filter { $0.byteLength == 2 * ("TEST_SECRET_MUST_NEVER_" + "LEAK_Utf16Literal").utf8.count }
         XCTAssertEqual(utf16.map(\.fileOffset), [706], "the UTF-16 canary where llvm-objdump puts it (Fixtures/binaries/expected.tsv)")
         XCTAssertEqual(expected.count, 3, "\(expected)")
 
