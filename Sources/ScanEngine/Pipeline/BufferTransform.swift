@@ -83,14 +83,11 @@ extension BufferTransform {
 ///
 /// One transform for both byte orders (one pass over the bytes, see `UTF16Text`).
 final class UTF16RunsTransform: BufferTransform {
-    /// nil: both byte orders.
-    let bigEndian: Bool?
     let minLength: Int
     private var decoded: [UInt8] = []
     private var runs: [UTF16Text.Run] = []
 
-    init(bigEndian: Bool? = nil, minLength: Int) {
-        self.bigEndian = bigEndian
+    init(minLength: Int) {
         self.minLength = minLength
     }
 
@@ -99,7 +96,7 @@ final class UTF16RunsTransform: BufferTransform {
     func derive(from source: UnsafeRawBufferPointer, baseOffset: Int, own: Range<Int>, _ body: (DerivedBuffer) -> Void) {
         decoded.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
-        UTF16Text.extract(source, bigEndian: bigEndian, minLength: minLength, into: &decoded, runs: &runs)
+        UTF16Text.extract(source, minLength: minLength, into: &decoded, runs: &runs)
         guard !runs.isEmpty else { return }
         let runs = self.runs
         decoded.withUnsafeBytes { buffer in

@@ -25,9 +25,7 @@ enum UTF16Text {
 
     /// Appends each run of at least `minLength` code units to `decoded` (one run a line:
     /// "\n" after each) and its `Run` to `runs`, in source order.
-    /// - Parameter bigEndian: which byte order to report (the other's runs are skipped), so
-    ///   each order can be its own transform; pass nil for both.
-    static func extract(_ bytes: UnsafeRawBufferPointer, bigEndian: Bool?, minLength: Int,
+    static func extract(_ bytes: UnsafeRawBufferPointer, minLength: Int,
                         into decoded: inout [UInt8], runs: inout [Run]) {
         let n = bytes.count
         guard n >= 2 else { return }
@@ -44,16 +42,14 @@ enum UTF16Text {
             }
             // The segment is bytes[i..<j].
             let isBE = first == 0 && bytes[j - 1] != 0
-            if bigEndian == nil || bigEndian == isBE {
-                let start = isBE ? i : (first == 0 ? i + 1 : i)
-                let units = (j - start) / 2
-                if units >= minimum {
-                    let lower = decoded.count
-                    var p = isBE ? start + 1 : start
-                    for _ in 0..<units { decoded.append(bytes[p]); p += 2 }
-                    runs.append(Run(decodedRange: lower..<(lower + units), sourceOffset: start))
-                    decoded.append(UInt8(ascii: "\n"))
-                }
+            let start = isBE ? i : (first == 0 ? i + 1 : i)
+            let units = (j - start) / 2
+            if units >= minimum {
+                let lower = decoded.count
+                var p = isBE ? start + 1 : start
+                for _ in 0..<units { decoded.append(bytes[p]); p += 2 }
+                runs.append(Run(decodedRange: lower..<(lower + units), sourceOffset: start))
+                decoded.append(UInt8(ascii: "\n"))
             }
             // A segment ends where two zeros or two printable bytes meet: the second of them
             // may start the next segment.
