@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "ScanCore"),
 
         // Rules and the matching engine.
-        .target(name: "ScanRules", dependencies: ["CPCRE2", "TOML", "ScanCore"]),
+        .target(name: "MatchEngine", dependencies: ["CPCRE2", "TOML", "ScanCore"]),
 
         // Inputs: bytes with provenance.
         .target(name: "FileInputs", dependencies: ["ScanCore"]),
@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanEngine", dependencies: ["ScanCore", "ScanRules", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders"]),
+        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
         .target(name: "StandardStreams"),
@@ -65,7 +65,7 @@ let package = Package(
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
         .target(name: "FuzzDriver"),
-        .target(name: "FuzzChecks", dependencies: ["TOML", "ScanRules", "ScanCore", "ScanEngine", "ScanReport", "Decoders"]),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders"]),
         .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
         .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
 
@@ -75,7 +75,7 @@ let package = Package(
 
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "ScanRules", "ScanEngine", "ScanReport", "TOML", "StandardStreams", "Datastore"],
+            dependencies: ["ScanCore", "MatchEngine", "ScanPipeline", "ScanReport", "TOML", "StandardStreams", "Datastore"],
             plugins: ["EmbedRules"]
         ),
 
@@ -89,7 +89,7 @@ let package = Package(
 
         // Provider client: authenticated requests that never leak the key. Uses the rule
         // engine to redact key-shaped text.
-        .target(name: "ProviderClient", dependencies: ["CredentialStore", "ScanRules"]),
+        .target(name: "ProviderClient", dependencies: ["CredentialStore", "MatchEngine"]),
         // With the Swift runtime linked in statically (release builds), FoundationNetworking's
         // libcurl must be named explicitly.
         .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore", "StandardStreams"],
@@ -102,12 +102,12 @@ let package = Package(
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
         .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
-        .testTarget(name: "ScanRulesTests", dependencies: ["ScanRules", "ScanCore", "TOML"]),
-        .testTarget(name: "ScanEngineTests", dependencies: ["ScanEngine", "ScanRules", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
+        .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML"]),
+        .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
-        .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "ScanRules", "keyshape", "byok", "TestSupport"]),
+        .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "MatchEngine", "keyshape", "byok", "TestSupport"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

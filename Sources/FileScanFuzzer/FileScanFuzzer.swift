@@ -30,7 +30,7 @@
 //       -max_total_time=600 -timeout=10 -rss_limit_mb=2048 -max_len=65536
 //
 // A failing input is written to ./crash-<sha1> (timeout-, oom- for the others); once fixed,
-// add it to Fixtures/fuzz/files/ so ScanEngineTests/FileScanFuzzSeedTests replays it on every
+// add it to Fixtures/fuzz/files/ so ScanPipelineTests/FileScanFuzzSeedTests replays it on every
 // test run. A plain build makes the same target a replay tool (see FuzzDriver), so a crash
 // reproduces without libFuzzer:
 //

@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 import ScanCore
-import ScanEngine
+import ScanPipeline
 import ScanReport
-import ScanRules
+import MatchEngine
 
 /// What the file-scan harness does with one input, and what the file seed replay tests run
 /// on every committed seed: the same code, so a seed is held to exactly what the fuzzer held
@@ -21,7 +21,7 @@ import ScanRules
 /// FileScanner, ChunkReader and BinaryLayout (which maps the open descriptor): a buffer
 /// entry point would skip the reads, and a file on a tmpfs costs little next to the scan (the
 /// write and the walk were under 1% of the harness's time in a profile; each secret's
-/// deliberately slow hash was 29%). It also needs no entry point in ScanEngine, whose
+/// deliberately slow hash was 29%). It also needs no entry point in ScanPipeline, whose
 /// scanners are to become one pipeline: `Scanner.scan(paths:)` is what the CLI calls.
 ///
 /// Two settings follow from the input so the fuzzer reaches both sides of each: the chunk

@@ -1,4 +1,4 @@
-import ScanRules
+import MatchEngine
 import TOML
 
 /// What the TOML harness checks for one input, and what the TOML seed replay tests run on

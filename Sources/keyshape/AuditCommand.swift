@@ -1,8 +1,8 @@
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 import ScanReport
-import ScanRules
+import MatchEngine
 
 /// `keyshape audit [REPO] [--products PATH ...]`: the release gate in one step. The sources
 /// (in a git repository, the files git tracks plus untracked files it does not ignore), the

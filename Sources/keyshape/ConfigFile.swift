@@ -1,6 +1,6 @@
 import Foundation
-import ScanEngine
-import ScanRules
+import ScanPipeline
+import MatchEngine
 import TOML
 
 /// `.keyshape.toml`: allowlists and `[scan]` settings. Rules come from `--rules` (and from a

@@ -1,7 +1,7 @@
 import Datastore
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 
 /// `scan|history|audit --datastore DB`: the run is recorded as it starts (so a killed run
 /// shows as unfinished), its findings and errors when it ends, each batch in its own

@@ -1,7 +1,7 @@
 import Datastore
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 
 /// `scan --datastore`: findings recorded as the scanner reports them, a batch (one
 /// transaction) each `Datastore.batchSize` findings, so a long scan's findings are in the

@@ -1,5 +1,5 @@
 import Foundation
-import ScanEngine
+import ScanPipeline
 import ScanReport
 
 /// gitleaks' `.gitleaksignore` at the scanned root (the repository root for history and

@@ -1,8 +1,8 @@
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 import ScanReport
-import ScanRules
+import MatchEngine
 
 /// `keyshape history [REPO]`: every commit on any ref, the reflogs and stashes (or a range),
 /// each unique blob scanned once, findings attributed to the commits that added them.

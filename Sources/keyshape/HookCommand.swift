@@ -1,6 +1,6 @@
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 
 /// `keyshape hook install [REPO] [--pre-push] [--force]`: writes a pre-commit hook that runs
 /// `keyshape staged` (or a pre-push hook that runs `keyshape history` on the pushed

@@ -1,7 +1,7 @@
 import Datastore
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 
 /// `keyshape import --datastore DB REPORT.jsonl...`: merges JSONL reports written by jobs
 /// elsewhere (one per repository, say) into the datastore. Idempotent: a finding already

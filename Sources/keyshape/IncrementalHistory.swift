@@ -1,6 +1,6 @@
 import Datastore
 import Foundation
-import ScanEngine
+import ScanPipeline
 
 /// `history --datastore DB`: a run that builds on the last one. When the datastore's latest
 /// history run of this repository read the whole history with the same rules (same

@@ -1,6 +1,6 @@
 import ScanCore
 import Datastore
-import ScanEngine
+import ScanPipeline
 import ScanReport
 
 /// Everything the command line said, after parsing.

@@ -1,5 +1,5 @@
 import Foundation
-import ScanEngine
+import ScanPipeline
 
 /// A progress line on stderr, redrawn in place while a scan runs: for folders
 /// `files done/total, MB, MB/s, ETA`; for history `commits done/total, blobs done/total,

@@ -1,4 +1,4 @@
-import ScanRules
+import MatchEngine
 
 /// `--enable-rule ID` (only these) and `--disable-rule ID`, checked against the rules loaded.
 struct RuleSelection {

@@ -1,6 +1,6 @@
 import Foundation
-import ScanEngine
-import ScanRules
+import ScanPipeline
+import MatchEngine
 import StandardStreams
 import TOML
 

@@ -1,8 +1,8 @@
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 import ScanReport
-import ScanRules
+import MatchEngine
 
 /// `keyshape rules list` and `keyshape rules check`.
 enum RulesCommand {

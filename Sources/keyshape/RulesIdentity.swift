@@ -1,5 +1,5 @@
 import Foundation
-import ScanEngine
+import ScanPipeline
 
 /// A hash of what decides a run's findings besides the scanned bytes: the builtin rule files,
 /// the `--rules` files, `--enable-rule`/`--disable-rule`, the config files read, the options

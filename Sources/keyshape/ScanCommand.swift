@@ -1,8 +1,8 @@
 import Foundation
 import ScanCore
-import ScanEngine
+import ScanPipeline
 import ScanReport
-import ScanRules
+import MatchEngine
 import StandardStreams
 
 /// `keyshape scan [PATH ...]`.

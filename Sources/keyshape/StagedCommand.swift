@@ -1,7 +1,7 @@
 import Foundation
 import ScanCore
-import ScanEngine
-import ScanRules
+import ScanPipeline
+import MatchEngine
 
 /// `keyshape staged [REPO]`: what the next commit would add (the pre-commit hook's job).
 enum StagedCommand {

@@ -1,6 +1,6 @@
 import Datastore
 import Foundation
-import ScanEngine
+import ScanPipeline
 
 /// `keyshape sweep --datastore DB REPO... | --repos FILE`: `history --datastore DB` for each
 /// repository, `--jobs` repositories at a time, a line per repository as each is done.

@@ -1,6 +1,6 @@
 import Foundation
 import ScanCore
-import ScanRules
+import MatchEngine
 import StandardStreams
 
 // A finding's value must never reach a stream: no code path below prints scanned bytes.

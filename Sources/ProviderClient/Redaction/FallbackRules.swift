@@ -1,5 +1,5 @@
 import Foundation
-import ScanRules
+import MatchEngine
 
 /// The redaction rules compiled into the library, used alongside the caller's `RuleSet`
 /// and alone when there is none. They catch the shapes a provider client handles every

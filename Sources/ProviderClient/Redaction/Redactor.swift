@@ -1,5 +1,5 @@
 import Foundation
-import ScanRules
+import MatchEngine
 
 /// Finds key-shaped substrings in free text (error strings, URLs, bodies) and replaces
 /// them with `<redacted>`. Uses the scanner's rules when the app passes a `RuleSet` (the

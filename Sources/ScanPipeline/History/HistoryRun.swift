@@ -1,0 +1,160 @@
+import FileInputs
+import Foundation
+import GitHistory
+import ScanCore
+import MatchEngine
+
+/// One scan's state.
+struct HistoryRun {
+    let scanner: HistoryScanner
+    let git: Git
+    let workers: BlobWorkers
+    let mergeDeletions: MergeDeletions
+    let cache: any BlobFindingsCache = InMemoryBlobFindingsCache()
+    var findings: [Finding] = []
+    var issues: [ScanIssue] = []
+    var notes: [String] = []
+    var stats = ScanStats()
+    var builder: FindingBuilder
+    var gitlinkPaths = Set<String>()
+    /// For settling path and commit conditions (`RuleSet.settle`).
+    let scratch: MatchScratch
+    /// Patterns that gave up while settling, once per blob, place and message.
+    var settleFailures = Set<String>()
+    /// The keyed hash of paths a path-only rule reports (`PathOnlyRules`).
+    let pathHashes: SecretHashMemo
+
+    init(scanner: HistoryScanner, git: Git) {
+        self.scanner = scanner
+        self.git = git
+        workers = BlobWorkers(git: git, ruleSet: scanner.ruleSet, options: scanner.options, progress: scanner.progress,
+                              count: scanner.options.jobs)
+        mergeDeletions = MergeDeletions(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
+        scratch = scanner.ruleSet.makeScratch()
+        builder = FindingBuilder(options: scanner.options)
+        pathHashes = SecretHashMemo(key: scanner.options.hashKey)
+    }
+
+    /// A git path for reports: invalid UTF-8 bytes as `\xNN` (as the folder scanner shows
+    /// them), while fingerprints come from the raw bytes, so two paths that differ only in
+    /// such bytes stay two places.
+    static func displayPath(_ bytes: [UInt8]) -> String { PathText.display(bytes) }
+
+    /// Three stages run at once: a thread lists commits and their changes (git rev-list |
+    /// diff-tree), a thread asks git for the blobs each batch of commits needs and hands
+    /// them to the scanning threads, and this thread attributes each batch once its blobs
+    /// are scanned. git's blob reader is never left waiting for a batch to finish.
+    mutating func scanCommits(_ opened: Result<CommitLog, Error>) {
+        let log: CommitLog
+        do { log = try opened.get() } catch {
+            issues.append(ScanIssue(path: "", message: "\(error)"))
+            return
+        }
+        // Commits go one by one to the reader, which takes all those listed whenever it is
+        // ready for more: at first a few, so git starts sending blobs at once, then, while
+        // the listing runs ahead, up to `batchCommits` (more versions of a file side by side)
+        // or 50,000 changed paths.
+        let listed = BatchQueue<CommitChanges>(capacity: scanner.history.batchCommits, maxWeight: 50_000)
+        let read = BatchQueue<ReadBatch>(capacity: 2)
+        Thread.detachNewThread {
+            do {
+                while let c = try log.next() { listed.put(c, weight: c.changes.count) }
+                listed.finish(error: nil)
+            } catch {
+                listed.finish(error: error)
+            }
+        }
+        let workers = self.workers, ruleSet = scanner.ruleSet, progress = scanner.progress
+        Thread.detachNewThread {
+            workers.reader.open()  // git's blob reader starts while the first batch is listed
+            var requested = Set<ObjectID>()
+            var skipped = Set<ObjectID>()
+            let scratch = ruleSet.makeScratch()
+            while let batch = listed.takeAll() {
+                let before = skipped.count
+                let requests = HistoryRun.blobsToScan(batch, requested: &requested, skipped: &skipped, ruleSet: ruleSet, scratch: scratch)
+                progress.filesTotal.add(requests.count, ordering: .relaxed)
+                read.put(ReadBatch(commits: batch, requests: requests, pending: workers.start(requests), allowlistedBlobs: skipped.count - before))
+            }
+            read.finish(error: listed.error)
+        }
+        while let batch = read.take() {
+            record(batch.requests, batch.pending.outcomes())
+            stats.allowlistedFiles += batch.allowlistedBlobs
+            for c in batch.commits { attribute(c) }
+        }
+        if let error = read.error { issues.append(ScanIssue(path: "", message: "\(error)")) }
+    }
+
+    struct ReadBatch {
+        var commits: [CommitChanges]
+        var requests: [BlobWorkers.Request]
+        var pending: BlobWorkers.Pending
+        /// Blobs first met in this batch at a path a path-only allowlist covers, so not read.
+        var allowlistedBlobs: Int
+    }
+
+    /// The blobs a batch names that no earlier batch asked for, in the order git's delta-base
+    /// cache wants them (`BlobReadPlan`), less those at a path a path-only allowlist covers.
+    static func blobsToScan(_ batch: [CommitChanges], requested: inout Set<ObjectID>, skipped: inout Set<ObjectID>,
+                            ruleSet: RuleSet, scratch: MatchScratch) -> [BlobWorkers.Request] {
+        // A path a path-only allowlist covers: its blob is not read there (the same blob at
+        // another path is still scanned when that path asks for it).
+        BlobReadPlan.blobs(batch, requested: &requested, skipped: &skipped,
+                           skip: { ruleSet.allowsWholeFile(HistoryRun.displayPath($0), scratch: scratch) })
+    }
+
+    /// Caches what scanning gave and counts it.
+    mutating func record(_ requests: [BlobWorkers.Request], _ outcomes: [BlobWorkers.Outcome]) {
+        for (request, outcome) in zip(requests, outcomes) {
+            cache.store(outcome.entry, for: request.id)
+            count(outcome)
+            if let issue = outcome.issue { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(issue)")) }
+            for f in outcome.ruleFailures { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(f)")) }
+        }
+    }
+
+    mutating func count(_ outcome: BlobWorkers.Outcome) {
+        guard outcome.entry.state == .scanned else { return }
+        stats.blobs += 1
+        stats.bytes += outcome.bytes
+        if outcome.binary { stats.binaries += 1 }
+    }
+
+    /// `--all-objects`: every blob in the object store (loose, packed, alternates) that no
+    /// scanned commit introduced, reported as kind `blob`.
+    mutating func scanUnreachable() {
+        var pending: [BlobWorkers.Request] = []
+        let known = cache
+        do {
+            try git.allBlobs { id, _ in
+                if known[id] == nil { pending.append(BlobWorkers.Request(id: id)) }
+                return true
+            }
+        } catch {
+            // The blobs listed before git failed are still scanned.
+            issues.append(ScanIssue(path: "", message: "\(error)"))
+        }
+        var start = 0
+        while start < pending.count {
+            let slice = Array(pending[start..<min(pending.count, start + 4096)])
+            start += slice.count
+            scanner.progress.filesTotal.add(slice.count, ordering: .relaxed)
+            let outcomes = workers.scan(slice)
+            for (request, outcome) in zip(slice, outcomes) {
+                count(outcome)
+                let place = "blob \(request.id.hex)"
+                if let issue = outcome.issue { issues.append(ScanIssue(path: place, message: issue)) }
+                for f in outcome.ruleFailures { issues.append(ScanIssue(path: place, message: f)) }
+                for f in outcome.entry.findings {
+                    let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
+                    guard let suppression = settle(f, blob: request.id, path: nil, commit: nil) else { continue }
+                    let location = f.location(.unreachableBlob(blob: request.id.hex))
+                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression.kind, checksum: f.checksum) {
+                        findings.append(finding)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Archives
+import ScanCore
+import MatchEngine
+
+/// Archives found by content, opened in place: each member goes through the same
+/// `BufferPipeline` as a file would (text: line and column within the member; a binary:
+/// format, arch, section and offset within the member, from its own object map), archives
+/// inside it recursively to `--max-archive-depth`, and every finding carries one
+/// `ProvenanceStep.archiveMember` per level, outermost first, so any input (a file, a git
+/// blob) renders it as `App.ipa!Payload/App.app/App:arm64:__TEXT,__cstring+0x314`.
+///
+/// A member is read whole into one buffer (kept between members) of at most
+/// `--max-file-size`, as a file of that size would be bounded: the object map of a Mach-O
+/// needs all of it. A larger member is scanned up to that size and is an error entry.
+/// The archive itself streams through `Archives` (64 KiB blocks), never extracted.
+/// One per worker; not thread-safe.
+final class ArchiveMemberScan {
+    let pipeline: BufferPipeline
+    let options: ScanOptions
+    private var member: [UInt8] = []
+
+    init(pipeline: BufferPipeline, options: ScanOptions) {
+        self.pipeline = pipeline
+        self.options = options
+    }
+
+    var limits: ArchiveLimits {
+        ArchiveLimits(maxExpandedBytes: Int64(options.maxArchiveSize), maxDepth: options.maxArchiveDepth)
+    }
+
+    /// What one archive gave besides its findings.
+    struct Outcome {
+        /// Member bytes scanned (every level's leaves).
+        var bytes = 0
+        var members = 0
+    }
+
+    /// A problem at a member chain (empty: the archive itself), with fixed text.
+    typealias ProblemSink = (_ members: [[UInt8]], _ message: String) -> Void
+
+    /// Scans every member of the archive `source` holds.
+    /// - Parameters:
+    ///   - contextPath: the outer input's path; rules and allowlists see a member as
+    ///     `path!member!inner`, as it is reported. nil for a git blob, scanned before its
+    ///     paths are known (its path conditions are settled later, as for the blob's own).
+    ///   - onFinding: a finding with its member steps first, positions within the member.
+    func scan(_ source: ArchiveSource, contextPath: String?, onFinding: (BufferFinding) -> Void,
+              onFailure: (RuleFailure, [[UInt8]]) -> Void, onProblem: ProblemSink) -> Outcome {
+        let budget = ArchiveBudget(limits: limits)
+        var outcome = Outcome()
+        func walk(_ reader: ArchiveReader, chain: [[UInt8]]) {
+            let problems = reader.forEachMember { member in
+                let names = chain + [member.name]
+                let head = member.peek(ArchiveKind.headLength)
+                if head.withUnsafeBytes({ ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }) != nil {
+                    walk(ArchiveReader(source: .member(member), budget: budget, depth: reader.depth + 1), chain: names)
+                    return
+                }
+                if !readWhole(member) {
+                    onProblem(names, "member is over the \(options.maxFileSize)-byte limit; only its first \(options.maxFileSize) bytes are scanned (raise --max-file-size)")
+                }
+                outcome.bytes += self.member.count
+                outcome.members += 1
+                let steps = names.map { ProvenanceStep.archiveMember(path: $0) }
+                let context = MatchContext(path: contextPath.map { ArchiveMemberScan.path($0, names) })
+                self.member.withUnsafeBytes { bytes in
+                    let summary = pipeline.scan(whole: bytes, context: context, onFinding: { f in
+                        var f = f
+                        f.steps = steps + f.steps
+                        onFinding(f)
+                    }, onFailure: { onFailure($0, names) })
+                    for problem in summary.layoutProblems { onProblem(names, problem) }
+                }
+            }
+            for problem in problems { onProblem(chain + problem.members, problem.message) }
+        }
+        walk(ArchiveReader(source: source, budget: budget), chain: [])
+        return outcome
+    }
+
+    /// An error entry's path: the outer path, then each member, joined by `!` (names as
+    /// text; printers escape them).
+    static func path(_ outer: String, _ members: [[UInt8]]) -> String {
+        ([outer] + members.map(Location.display)).joined(separator: "!")
+    }
+
+    /// Reads `member` into `self.member`, at most `maxFileSize` bytes; false when more followed.
+    private func readWhole(_ source: ArchiveMember) -> Bool {
+        member.removeAll(keepingCapacity: true)
+        let cap = options.maxFileSize
+        while member.count < cap {
+            let got = scratch.withUnsafeMutableBytes { source.read(into: $0, maxBytes: cap - member.count) }
+            if got == 0 { return true }
+            member += scratch[0..<got]
+        }
+        return scratch.withUnsafeMutableBytes { source.read(into: $0, maxBytes: 1) } == 0
+    }
+
+    /// One read's worth (256 KiB: libarchive hands out at most its own block per call).
+    private var scratch = [UInt8](repeating: 0, count: 256 << 10)
+}

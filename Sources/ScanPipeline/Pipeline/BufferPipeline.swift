@@ -1,0 +1,145 @@
+import FileInputs
+import ScanCore
+import MatchEngine
+
+/// The one per-buffer pipeline every input feeds (folder files and their chunks, history
+/// blobs whole or streamed, unreachable blobs, staged files, `rules check` examples):
+///
+///   sniff (text or binary) -> layout (the Mach-O / ELF map, from the bytes already read or
+///   the open descriptor, never by path) -> matcher on the buffer (binary: its printable
+///   runs) -> transforms (`BufferTransform`: UTF-16 runs, decoded values) -> matcher on each derived
+///   buffer -> inline allow on the original line, positions, binary place, secret hash.
+///
+/// What comes out is a `BufferFinding` per secret, in buffer terms; the caller adds the
+/// provenance and hands it to its `FindingBuilder`. One per worker thread.
+final class BufferPipeline {
+    let scanner: BufferScanner
+    let options: ScanOptions
+    let transforms: [BufferTransform]
+    private var sourceLines = TextPosition.LineIndex()
+
+    /// The transforms every pipeline runs, in order (see `BufferTransform` to add one).
+    static func standardTransforms(_ options: ScanOptions) -> [BufferTransform] {
+        [UTF16RunsTransform(minLength: options.minStringLength), DecodedValuesTransform(maxDepth: options.maxDecodeDepth)]
+    }
+
+    /// - Parameter hashes: shared by the workers of one scan (see `BufferScanner`).
+    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
+        scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes)
+        self.options = options
+        transforms = BufferPipeline.standardTransforms(options)
+    }
+
+    var rules: [Rule] { scanner.rules }
+
+    /// The keyword hits of the last buffer's own bytes (for a `HitReference`).
+    private(set) var hits: [UInt64] = []
+
+    /// After `scan(part:)` with `resumable`: where the next read must start (see
+    /// `BufferScanner.scan`); the transforms' spans after it are left to that read too.
+    private(set) var resumeAt: Int?
+
+    /// After `scan(part:)`: what a transform could not do with the buffer (decoding stopped
+    /// at its budget), for error entries; the buffer itself was scanned.
+    private(set) var transformProblems: [String] = []
+
+    /// What sniffing and layout decided for a whole buffer.
+    struct Summary {
+        var binary: Bool
+        /// A malformed object file's problems, and the transforms' (`transformProblems`), for
+        /// error entries (its bytes were still scanned).
+        var layoutProblems: [String]
+    }
+
+    /// Text or binary, and for binary bytes the object map (`BinaryLayout.raw` when they are
+    /// no Mach-O or ELF): the first stages for a buffer held whole in memory.
+    static func sniff(_ bytes: UnsafeRawBufferPointer) -> (layout: BinaryLayout?, problems: [String]) {
+        guard ChunkReader.looksBinary(bytes) else { return (nil, []) }
+        let (layout, problems) = BinaryLayout.load(bytes: bytes)
+        return (layout, problems)
+    }
+
+    /// A buffer held whole in memory (a blob, a staged file, an example).
+    @discardableResult
+    func scan(whole bytes: UnsafeRawBufferPointer, context: MatchContext = MatchContext(), reference: HitReference? = nil,
+              hashSecrets: Bool = true, onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Summary {
+        let (layout, problems) = BufferPipeline.sniff(bytes)
+        if bytes.count > 0 {
+            scan(part: bytes, layout: layout, context: context, reference: reference, hashSecrets: hashSecrets,
+                 onFinding: onFinding, onFailure: onFailure)
+        } else {
+            hits = []
+        }
+        return Summary(binary: layout != nil, layoutProblems: problems + (bytes.count > 0 ? transformProblems : []))
+    }
+
+    /// One read of an input: a whole buffer, or a chunk of a larger one.
+    /// - Parameters:
+    ///   - layout: nil for text; the binary layout of the whole input otherwise.
+    ///   - baseOffset: the input offset of `bytes[0]`, for binary places.
+    ///   - accept, linesBefore, columnsBefore, resumable, reference, hashSecrets: as for
+    ///     `BufferScanner.scan`. Findings of derived buffers are always hashed (their value
+    ///     is in the derived bytes, gone after the call).
+    func scan(part bytes: UnsafeRawBufferPointer, layout: BinaryLayout?, baseOffset: Int = 0, context: MatchContext = MatchContext(),
+              accept: Range<Int>? = nil, linesBefore: Int = 0, columnsBefore: Int = 0, resumable: Range<Int>? = nil,
+              reference: HitReference? = nil, hashSecrets: Bool = true,
+              onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) {
+        let binary = layout != nil
+        // The buffer's own findings (rule and span), so a derived buffer's finding of the same
+        // value by the same rule inside the same span is not reported twice (a token sitting
+        // raw in a percent-encoded URL is found in the URL and in its decoded text).
+        raw.removeAll(keepingCapacity: true)
+        transformProblems = []
+        scanner.scan(bytes, isBinary: binary, context: context, accept: accept, linesBefore: linesBefore, columnsBefore: columnsBefore,
+                     reference: reference, resumable: resumable, hashSecrets: hashSecrets, onFinding: { f in
+            raw.append((f.ruleIndex, f.range))
+            var f = f
+            if let layout { f.binary = layout.place(baseOffset + f.range.lowerBound) }
+            onFinding(f)
+        }, onFailure: onFailure)
+        hits = scanner.hits
+        resumeAt = scanner.resumeAt
+        let accepted = accept ?? 0..<bytes.count
+        let own = accepted.lowerBound..<max(accepted.lowerBound, resumeAt ?? accepted.upperBound)
+        var sourceIndexed = false
+        derivedSeen.removeAll(keepingCapacity: true)
+        for transform in transforms where transform.applies(toBinary: binary) {
+            transform.derive(from: bytes, baseOffset: baseOffset, own: own) { derived in
+                scanner.scan(derived.bytes, isBinary: !derived.isText, context: context, onFinding: { f in
+                    guard let span = derived.sourceSpan(f.range) else { return }
+                    let value = UnsafeRawBufferPointer(rebasing: derived.bytes[f.range])
+                    if raw.contains(where: { $0.rule == f.ruleIndex && span.lowerBound <= $0.range.lowerBound && $0.range.upperBound <= span.upperBound
+                                             && value.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[$0.range])) }) { return }
+                    // Two derived buffers of one span (two levels of one decoded value) may hold it too.
+                    guard derivedSeen.insert(DerivedKey(rule: f.ruleIndex, span: span, secretHash: f.secretHash)).inserted else { return }
+                    var out = f
+                    out.range = span
+                    if let step = derived.step { out.steps.insert(step, at: 0) }
+                    out.steps.insert(contentsOf: derived.steps, at: derived.step == nil ? 0 : 1)
+                    // Inline markers are read on the original line (a derived buffer has
+                    // none of the source's comments).
+                    if !binary, out.suppression == nil, !options.ignoreInlineAllow {
+                        let line = Matcher.lineRange(containing: span.lowerBound, in: bytes)
+                        if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: bytes[line])) { out.suppression = .inline }
+                    }
+                    if let layout {
+                        out.binary = layout.place(baseOffset + span.lowerBound)
+                        out.line = nil; out.column = nil; out.endLine = nil; out.endColumn = nil
+                    } else {
+                        // Positions of the encoded text in the source, as the contract asks.
+                        if !sourceIndexed { sourceLines.reset(); sourceIndexed = true }
+                        let start = sourceLines.locate(span.lowerBound, in: bytes, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                        let end = sourceLines.locate(span.upperBound, in: bytes, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                        out.line = start.line; out.column = start.column; out.endLine = end.line; out.endColumn = end.column
+                    }
+                    onFinding(out)
+                }, onFailure: onFailure)
+            }
+            if let problem = transform.problem { transformProblems.append(problem) }
+        }
+    }
+
+    private var raw: [(rule: Int, range: Range<Int>)] = []
+    private struct DerivedKey: Hashable { var rule: Int; var span: Range<Int>; var secretHash: String }
+    private var derivedSeen = Set<DerivedKey>()
+}

@@ -1,0 +1,242 @@
+import Foundation
+import FileInputs
+import ScanCore
+import MatchEngine
+
+/// A secret found in one buffer, already turned into a position and a hash: the bytes
+/// stay behind in the buffer.
+struct BufferFinding {
+    var ruleIndex: Int
+    /// The secret's span in the buffer.
+    var range: Range<Int>
+    /// Text buffers only (nil for binary buffers).
+    var line: Int?
+    var column: Int?
+    var endLine: Int?
+    var endColumn: Int?
+    /// The secret hash; for a suppressed finding of a run that keeps none, an in-memory
+    /// identity only (see `BufferScanner.identities`), never printed.
+    var secretHash: String
+    /// Set when an allowlist or an inline marker suppresses it: it is counted, not reported.
+    var suppression: Suppression? = nil
+    /// Where the secret's first byte lies in an object file's bytes (binary buffers only).
+    var binary: BinaryPlace? = nil
+    /// What transforms added to the provenance on the way to the bytes the rule matched
+    /// (empty for the buffer's own bytes and for UTF-16 runs).
+    var steps: [ProvenanceStep] = []
+    /// Path and commit conditions still to be settled (`RuleSet.settle`): set only for a
+    /// buffer scanned without its place (a history blob, settled per path and commit).
+    var pending: ContextChecks? = nil
+    /// The rule's checksum on the secret (nil: none applies).
+    var checksum: Bool? = nil
+}
+
+/// The matching stage of `BufferPipeline`, for one buffer of any origin (a file chunk, a
+/// git blob, a staged file, a derived buffer): masks binary content to printable runs,
+/// runs the matcher, marks allowlisted and inline-allowed findings as suppressed (inline
+/// markers on the original line), computes line, column and secret hash. One per worker
+/// thread; its buffers are reused. Inputs go through `BufferPipeline`, never here directly.
+final class BufferScanner {
+    let matcher: Matcher
+    let options: ScanOptions
+    private let hashes: SecretHashMemo
+    private var maskBuffer: UnsafeMutableRawBufferPointer
+    private var lineIndex = TextPosition.LineIndex()
+    private let scratch: MatchScratch
+
+    /// - Parameter hashes: shared by the workers of one scan, so each distinct secret's
+    ///   deliberately slow hash is computed once.
+    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
+        matcher = Matcher(ruleSet: ruleSet)
+        matcher.reportsAllowlisted = true
+        // The matcher knows bytes only; path and commit conditions are settled here, or by
+        // history per path and commit (`BufferFinding.pending`).
+        matcher.defersContext = true
+        scratch = ruleSet.makeScratch()
+        self.options = options
+        self.hashes = hashes ?? SecretHashMemo(key: options.hashKey)
+        maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
+    }
+
+    deinit { maskBuffer.deallocate() }
+
+    var rules: [Rule] { matcher.ruleSet.rules }
+
+    /// The keyword hits of the last buffer scanned (for a `HitReference`).
+    var hits: [UInt64] { matcher.hits }
+
+    /// After a scan with `resumable`: where the next read must start reporting matches (the
+    /// start of a match that may run on past this buffer), nil to go on as usual.
+    private(set) var resumeAt: Int?
+
+    /// The secret hash of bytes a finding spans (for findings the caller set aside).
+    func secretHash(_ secret: UnsafeRawBufferPointer) -> String { hashes.hash(secret) }
+
+    /// The secret hashes of several findings' bytes at once (new ones computed together).
+    func secretHashes(_ secrets: [UnsafeRawBufferPointer]) -> [String] { hashes.hashes(secrets) }
+
+    /// What identifies each finding within this run: the secret hash for findings that may be
+    /// reported (and for every finding when the run keeps suppressed ones), else, for a
+    /// suppressed finding that is only counted, a fast keyed hash with a per-process random
+    /// key. That one is never printed (such findings never become a `Finding`); it spares the
+    /// deliberately slow hash for every allowlisted example value, while history can still
+    /// tell whether a suppressed secret is new at a commit.
+    func identities(_ secrets: [UnsafeRawBufferPointer], suppressed: [Bool]) -> [String] {
+        if options.keepSuppressed || !suppressed.contains(true) { return hashes.hashes(secrets) }
+        var out = [String](repeating: "", count: secrets.count)
+        let slow = secrets.indices.filter { !suppressed[$0] }
+        for (i, h) in zip(slow, hashes.hashes(slow.map { secrets[$0] })) { out[i] = h }
+        for i in secrets.indices where suppressed[i] {
+            var hasher = Hasher()
+            hasher.combine(bytes: secrets[i])
+            let s = String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 16)
+            out[i] = String(repeating: "0", count: 16 - s.count) + s
+        }
+        return out
+    }
+
+    /// - Parameters:
+    ///   - accept: matches starting outside it are left to a neighbouring chunk.
+    ///   - linesBefore: newlines in the input before `buffer` starts.
+    ///   - columnsBefore: columns of `buffer`'s first line that lie before it (a chunk
+    ///     starting mid-line), so columns on that line count from the real line start.
+    ///   - countLines: whether the caller needs the return value (another chunk follows).
+    ///   - reference: another version of the same text and its keyword hits (`hits`), so
+    ///     only the bytes that differ are searched for keywords; ignored for binary input.
+    ///   - resumable: non-nil when more input follows `buffer` (an overlap is read again
+    ///     with the next chunk, and matches longer than that overlap could be cut): a match
+    ///     that may run on past the buffer's end and starts in this range is left to a
+    ///     read starting there (`resumeAt`; every match starting at or after it is left
+    ///     to that read too); one starting before the range may be longer than any read
+    ///     and is a failure of its rule.
+    ///   - hashSecrets: false leaves `secretHash` empty, for a caller that first decides
+    ///     which findings it keeps and hashes only those (`secretHash(_:)`): the hash is
+    ///     deliberately slow.
+    /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
+    @discardableResult
+    func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
+              linesBefore: Int = 0, columnsBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
+              resumable: Range<Int>? = nil,
+              hashSecrets: Bool = true,
+              onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Int {
+        let buffer: UnsafeRawBufferPointer
+        if isBinary {
+            if maskBuffer.count < input.count {
+                maskBuffer.deallocate()
+                maskBuffer = .allocate(byteCount: input.count, alignment: 64)
+            }
+            PrintableRuns.mask(input, into: maskBuffer, minLength: options.minStringLength)
+            buffer = UnsafeRawBufferPointer(rebasing: maskBuffer[0..<input.count])
+        } else {
+            buffer = input
+        }
+        lineIndex.reset()
+        // Handed on after the whole buffer is matched, so the secrets new to this scan are
+        // hashed together (side by side where the CPU allows).
+        var found: [BufferFinding] = []
+        var matchStarts: [Int] = []
+        resumeAt = nil
+        // A buffer scanned with its place settles path and commit conditions at once.
+        let settlesNow = context.path != nil || context.commit != nil
+        matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
+                     continues: resumable != nil, onMatch: { m in
+            var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
+            var allowlisted = m.allowlisted
+            if let pending = m.pending {
+                if settlesNow {
+                    switch matcher.ruleSet.settle(pending, ruleIndex: m.ruleIndex, path: context.path, commit: context.commit,
+                                                  scratch: scratch, onFailure: onFailure) {
+                    case .drop: return
+                    case .allowlisted: allowlisted = true
+                    case .report: break
+                    }
+                } else {
+                    finding.pending = pending
+                }
+            }
+            if allowlisted {
+                finding.suppression = .allowlist
+            } else if !options.ignoreInlineAllow {
+                // Inline allow markers on the secret's line or the match's first line.
+                let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
+                if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[secretLine])) {
+                    finding.suppression = .inline
+                } else if !secretLine.contains(m.match.lowerBound) {
+                    let matchLine = Matcher.lineRange(containing: m.match.lowerBound, in: buffer)
+                    if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[matchLine])) { finding.suppression = .inline }
+                }
+            }
+            if !isBinary {
+                let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                finding.line = start.line
+                finding.column = start.column
+                finding.endLine = end.line
+                finding.endColumn = end.column
+            }
+            found.append(finding)
+            matchStarts.append(m.match.lowerBound)
+        }, onFailure: onFailure)
+        if let window = resumable {
+            for cut in matcher.cutShort {
+                if window.contains(cut.start) {
+                    resumeAt = min(resumeAt ?? cut.start, cut.start)
+                } else if cut.start < window.lowerBound {
+                    onFailure(RuleFailure(ruleIndex: cut.ruleIndex, message: "a match longer than \(buffer.count - cut.start) bytes may cross a read boundary"))
+                }
+            }
+            if let from = resumeAt {
+                found = zip(found, matchStarts).filter { $0.1 < from }.map(\.0)
+            }
+        }
+        if hashSecrets && !found.isEmpty {
+            let computed = identities(found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) }, suppressed: found.map { $0.suppression != nil })
+            for i in found.indices { found[i].secretHash = computed[i] }
+        }
+        for finding in found { onFinding(finding) }
+        if isBinary || !countLines { return 0 }
+        return TextPosition.countNewlines(UnsafeRawBufferPointer(rebasing: buffer[accept ?? 0..<buffer.count]))
+    }
+
+}
+
+/// Secret hashes already computed, keyed by the secret's bytes (in memory only, like the
+/// buffers they come from). Thread-safe.
+final class SecretHashMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private let hasher: SecretHasher
+    private var known: [[UInt8]: String] = [:]
+
+    init(key: String) { hasher = SecretHasher(key: key) }
+
+    func hash(_ secret: UnsafeRawBufferPointer) -> String { hashes([secret])[0] }
+
+    /// The hashes of several secrets, in order; the new distinct ones are computed together
+    /// (side by side where the CPU allows, see `SecretHasher.secretHashes`).
+    func hashes(_ secrets: [UnsafeRawBufferPointer]) -> [String] {
+        var out = [String?](repeating: nil, count: secrets.count)
+        // The new distinct secrets: the bytes, and every position holding them.
+        var missing: [[UInt8]: [Int]] = [:]
+        var order: [[UInt8]] = []
+        lock.lock()
+        for (i, secret) in secrets.enumerated() {
+            let bytes = Array(secret)
+            if let h = known[bytes] { out[i] = h; continue }
+            if missing[bytes] == nil { order.append(bytes) }
+            missing[bytes, default: []].append(i)
+        }
+        lock.unlock()
+        if !order.isEmpty {
+            // Computed outside the lock: two threads meeting the same new secret at once both
+            // compute it, which is rare and harmless.
+            let computed = hasher.secretHashes(order.map { secrets[missing[$0]![0]] })
+            lock.lock()
+            for (bytes, h) in zip(order, computed) {
+                known[bytes] = h
+                for i in missing[bytes]! { out[i] = h }
+            }
+            lock.unlock()
+        }
+        return out.map { $0! }
+    }
+}
