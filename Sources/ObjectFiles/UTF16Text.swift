@@ -10,23 +10,31 @@
 /// yields one run, so the two byte orders never report the same characters twice, and for
 /// little-endian text the runs are the ones keyshape always found (a segment's leading 0,
 /// the previous string's terminator, is skipped).
-enum UTF16Text {
-    struct Run: Equatable {
+///
+/// A transform of binary bytes, so it lives with the object-file parsers: the scanner's
+/// UTF-16 transform and the ObjectFiles fuzzer run this one extractor.
+public enum UTF16Text {
+    public struct Run: Sendable, Equatable {
         /// Where the run's characters are in the decoded bytes.
-        var decodedRange: Range<Int>
+        public var decodedRange: Range<Int>
         /// Offset in the source of the run's first code unit.
-        var sourceOffset: Int
+        public var sourceOffset: Int
+
+        public init(decodedRange: Range<Int>, sourceOffset: Int) {
+            self.decodedRange = decodedRange
+            self.sourceOffset = sourceOffset
+        }
 
         /// The source offset of the code unit decoded byte `index` (in `decodedRange`) came from.
-        func sourceOffset(ofDecoded index: Int) -> Int { sourceOffset + 2 * (index - decodedRange.lowerBound) }
+        public func sourceOffset(ofDecoded index: Int) -> Int { sourceOffset + 2 * (index - decodedRange.lowerBound) }
     }
 
     @inline(__always) static func isText(_ b: UInt8) -> Bool { (b >= 0x20 && b <= 0x7e) || b == 0x09 }
 
     /// Appends each run of at least `minLength` code units to `decoded` (one run a line:
     /// "\n" after each) and its `Run` to `runs`, in source order.
-    static func extract(_ bytes: UnsafeRawBufferPointer, minLength: Int,
-                        into decoded: inout [UInt8], runs: inout [Run]) {
+    public static func extract(_ bytes: UnsafeRawBufferPointer, minLength: Int,
+                               into decoded: inout [UInt8], runs: inout [Run]) {
         let n = bytes.count
         guard n >= 2 else { return }
         let minimum = max(minLength, 1)
