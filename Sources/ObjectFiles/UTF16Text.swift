@@ -40,6 +40,21 @@ public enum UTF16Text {
         let minimum = max(minLength, 1)
         var i = 0
         while i < n {
+            // The fast path. A segment starting at p is longer than one byte only when
+            // bytes p and p+1 are a code unit (one of them 0, the other text); a segment of
+            // one byte yields no run, and the next segment starts right after it. So every
+            // position before the first such pair in the 8 bytes from i can be passed over
+            // with no change of output, and when none of the 7 pairs inside the word is one,
+            // the scan goes on at the word's last byte (which may pair with the next word's
+            // first). Binary bytes seldom hold such a pair: over /usr/lib/python3.11's 717
+            // binary files (48 MB, mostly .pyc) this pass takes 0.09 s of CPU instead of
+            // 0.36 s (release build, median of 5), and its share of a `scan --jobs 1` there
+            // fell from 39% to 15% (`perf record`).
+            if i &+ 8 <= n {
+                let pairs = codeUnitPairs(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                if pairs == 0 { i &+= 7; continue }
+                i &+= pairs.trailingZeroBitCount &>> 3
+            }
             let first = bytes[i]
             guard first == 0 || isText(first) else { i += 1; continue }
             var j = i + 1
@@ -63,5 +78,27 @@ public enum UTF16Text {
             // may start the next segment.
             i = j
         }
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let high: UInt64 = 0x8080_8080_8080_8080
+    private static let low7: UInt64 = 0x7f7f_7f7f_7f7f_7f7f
+
+    /// Bit 7 of byte k (k = 0...6, byte 0 the lowest) is set when bytes k and k+1 of `word`
+    /// are a code unit of either byte order: one is 0 and the other `isText`.
+    @inline(__always) static func codeUnitPairs(_ word: UInt64) -> UInt64 {
+        let zero = zeroBytes(word)
+        // Per byte, with no carry between bytes (the low 7 bits plus at most 0x60 stay below
+        // 0x100): bit 7 of (b & 0x7f) + 0x60 says b & 0x7f >= 0x20, bit 7 of (b & 0x7f) + 1
+        // says b & 0x7f >= 0x7f, and bit 7 of ~b says b < 0x80.
+        let low = word & low7
+        let printable = ~word & (low &+ 0x60 &* ones) & ~(low &+ ones) & high
+        let text = printable | zeroBytes(word ^ (0x09 &* ones))
+        return ((zero & (text &>> 8)) | (text & (zero &>> 8))) & high
+    }
+
+    /// Bit 7 of each byte of `word` that is 0, exactly (no borrow reaches a neighbour).
+    @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & low7) &+ low7) | word | low7)
     }
 }
