@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
         .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
         .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML"]),
-        .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
+        .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),

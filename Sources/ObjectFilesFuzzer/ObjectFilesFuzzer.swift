@@ -1,4 +1,5 @@
-// libFuzzer harness for the ObjectFiles parsers (Mach-O thin and fat, ELF) and UTF16Runs.
+// libFuzzer harness for the ObjectFiles parsers (Mach-O thin and fat, ELF) and UTF16Text, the
+// UTF-16 extractor the scanner runs.
 //
 // Build (Linux, from the package root; libFuzzer ships with the toolchain's clang runtime).
 // A separate scratch path keeps the instrumented build apart from the normal one:
@@ -57,16 +58,32 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
 
     var decoded: [UInt8] = []
-    var runs: [UTF16Runs.Run] = []
-    bytes.withUnsafeBytes { UTF16Runs.extract($0, baseOffset: 0, minLength: 4, into: &decoded, runs: &runs) }
+    var runs: [UTF16Text.Run] = []
+    bytes.withUnsafeBytes { UTF16Text.extract($0, minLength: 4, into: &decoded, runs: &runs) }
+    checkUTF16Runs(runs, decoded: decoded, bytes: bytes)
+    return 0
+}
+
+/// What the scanner relies on: runs in source order, not overlapping, at least the minimum
+/// long, each followed by its newline, and every decoded byte the text byte of a code unit
+/// in the input (little-endian: the byte before the unit's zero; big-endian: after it).
+private func checkUTF16Runs(_ runs: [UTF16Text.Run], decoded: [UInt8], bytes: [UInt8]) {
+    var sourceEnd = 0, decodedEnd = 0
     for run in runs {
-        // Every decoded byte must come from a low byte of the input it claims to.
+        precondition(run.decodedRange.count >= 4 && run.decodedRange.lowerBound == decodedEnd)
+        precondition(run.sourceOffset >= sourceEnd)
+        precondition(decoded[run.decodedRange.upperBound] == 0x0A)
+        decodedEnd = run.decodedRange.upperBound + 1
+        sourceEnd = run.sourceOffset + 2 * run.decodedRange.count
+        precondition(sourceEnd <= bytes.count)
         for index in run.decodedRange {
-            let offset = run.fileOffset(ofDecoded: index)
-            precondition(offset >= 0 && offset + 1 < size && bytes[offset] == decoded[index] && bytes[offset + 1] == 0)
+            let unit = run.sourceOffset(ofDecoded: index)
+            let (lo, hi, text) = (bytes[unit], bytes[unit + 1], decoded[index])
+            precondition(text == 0x09 || (0x20...0x7e).contains(text))
+            precondition((hi == 0 && lo == text) || (lo == 0 && hi == text))
         }
     }
-    return 0
+    precondition(decodedEnd == decoded.count)
 }
 
 /// What the scanner relies on: every region lies inside its slice and the file, and locate

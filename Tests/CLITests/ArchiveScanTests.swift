@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape scan` opens archives found by content (zip and its kin, tar with each
 /// compressor, ar) and reports a key inside at its member path, with the member's own line

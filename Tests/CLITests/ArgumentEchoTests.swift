@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Text from an argument is never echoed unless it is a path to scan or write: a key
 /// pasted in the wrong place must not reach the terminal, shell logs or CI output. An

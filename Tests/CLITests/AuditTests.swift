@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape audit`: sources, history and build products in one report, product paths
 /// kept apart by their folder, and a baseline written by audit silencing audit.

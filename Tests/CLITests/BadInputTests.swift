@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Every bad input gives a clear message and the documented exit status.
 final class BadInputTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// keyshape over compiled artifacts: every planted string of Fixtures/binaries is reported
 /// at the format, arch, section, file offset and address that LLVM's own tools computed

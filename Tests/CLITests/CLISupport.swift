@@ -31,21 +31,6 @@ func keyshape(_ args: [String], cwd: String? = nil, env: [String: String]? = nil
     runProcess(Binary.url.path, args, cwd: cwd, env: env)
 }
 
-final class TempDir {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "keyshape-cli-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    func write(_ name: String, _ text: String) {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(name)
-        try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! Data(text.utf8).write(to: url)
-    }
-    func read(_ name: String) -> String { (try? String(contentsOfFile: path + "/" + name, encoding: .utf8)) ?? "" }
-}
-
 /// Fails when `text` holds `secret` or any 8-byte fragment of it.
 func assertNoFragment(of secret: String, in text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
     let bytes = Array(secret.utf8)

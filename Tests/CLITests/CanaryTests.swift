@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Fixtures/canary holds fake secrets at known places. Every format must find each at
 /// the right path, line and column, and no stream or file may hold any 8-byte fragment

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Warnings and errors about config and rules files say the file, line and column, never
 /// a key name or value from the file: a secret pasted where a name or value goes must not

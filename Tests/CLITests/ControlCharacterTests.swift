@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// File names are data: a name holding a newline, a carriage return or an escape sequence
 /// prints escaped, so it can neither forge a finding line nor drive the terminal, on stdout

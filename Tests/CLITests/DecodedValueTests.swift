@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Encoded values (base64, percent-encoding, escapes, double encodings) are decoded and
 /// scanned: found at the encoded text's line, column and byte span with `decoded` in JSON,

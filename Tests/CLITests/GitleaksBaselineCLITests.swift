@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `.gitleaksignore` at the scanned root and a gitleaks JSON report given to `--baseline`.
 final class GitleaksBaselineCLITests: XCTestCase {

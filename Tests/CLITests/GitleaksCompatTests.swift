@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// gitleaks compatibility through the CLI: gitleaks' real default config (carved from an
 /// installed gitleaks; skipped, saying why, when there is none) and a config written here

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Where a gitleaks config comes from: the scanned root's `.gitleaks.toml` (when there is no
 /// `.keyshape.toml`), `GITLEAKS_CONFIG` and `GITLEAKS_CONFIG_TOML` (when no `--rules` or

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// One gitleaks config written here that uses every feature keyshape honours, read the way
 /// gitleaks reads it (GITLEAKS_CONFIG), over a tree with a `.gitleaksignore`. Always runs.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Hostile repositories built at run time, each trying one way to make keyshape run a
 /// program, fetch, hide a commit, quote planted text, skip what it was asked to scan, or

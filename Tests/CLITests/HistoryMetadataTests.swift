@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape history` scans commit messages, annotated tag messages and notes: each
 /// reported as kind `commit` with `field`, no `path`, line and column within the text, and

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// A throwaway git repository built by test code (no committed `.git` folders), driven
 /// through the real git binary with no system or global config.
@@ -8,13 +9,7 @@ final class GitFixture {
     let path: String
     private var tick = 0
 
-    static let gitPath: String = {
-        for d in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(d)/git"
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return "/usr/bin/git"
-    }()
+    static let gitPath = TestGit.path
 
     init(bare: Bool = false, name: String = "repo", initialize: Bool = true) {
         path = dir.path + "/" + name
@@ -33,10 +28,7 @@ final class GitFixture {
 
     /// Isolated environment for the test's own git commands, with advancing fixed dates.
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        env["GIT_TERMINAL_PROMPT"] = "0"
+        var env = TestGit.environment(["GIT_TERMINAL_PROMPT": "0"])
         tick += 1
         let date = "\(1_700_000_000 + tick * 60) +0000"
         env["GIT_AUTHOR_DATE"] = date

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape history` on fixture repositories built here: each case asserts the exact
 /// commit, path and line, and that no output holds a fragment of a canary.

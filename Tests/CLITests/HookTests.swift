@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape hook install` and `uninstall`: pre-commit and pre-push hooks that really block,
 /// say why in one closing line and nothing when clean, chain or replace a hook that was there,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Config and rules files, and trees, built to make keyshape hang or read without bound:
 /// each is refused or walked in bounded time with an error entry or exit status saying so.

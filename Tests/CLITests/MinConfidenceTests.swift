@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `--min-confidence`: a GitHub token whose checksum fails is reported with low confidence and
 /// `checksum: false`; a gate asking for high confidence reports only the one whose checksum

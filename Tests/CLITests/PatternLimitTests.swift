@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// A rule `path` pattern or an allowlist pattern that hits PCRE2's match limit is an error
 /// entry (exit 2), never a rule or an allowlist silently switched off: the rule runs and the

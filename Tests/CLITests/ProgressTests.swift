@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `--progress` lines an auditor can read: counts of their totals, MB, MB/s and an ETA while
 /// one can be worked out; keyshape's own labels only, never a value, a path or a ref name.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `--enable-rule ID` (only these) and `--disable-rule ID`, for every command that loads rules.
 final class RuleSelectionTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 final class RulesCommandTests: XCTestCase {
     func testRulesCheckPassesOnThePack() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// SARIF as code scanning reads it, compared with golden files in Fixtures/golden (run with
 /// KEYSHAPE_UPDATE_GOLDEN=1 to rewrite them after a deliberate change), each validated

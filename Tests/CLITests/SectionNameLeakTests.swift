@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Section and segment names are read from the scanned file, so a crafted binary can make
 /// them hold the very key it contains. No format may print any of it.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// The scanned tree's own config is not trusted blindly: it is named in the summary, what it
 /// suppresses is counted, `--no-config` and `--ignore-inline-allow` switch it and inline

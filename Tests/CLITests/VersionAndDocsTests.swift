@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape version`, and the completions and man page generated from the flag table:
 /// every flag `--help` lists (the table's own rendering) must be in each of them.

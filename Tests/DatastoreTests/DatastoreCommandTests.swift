@@ -1,12 +1,13 @@
 import Datastore
 import Foundation
 import XCTest
+import TestSupport
 
 /// `--datastore` on scan, history and audit, and `report`, `summarize`, `triage`, `import`,
 /// through the built executable.
 final class DatastoreCommandTests: XCTestCase {
     /// A folder with two test secrets and the rule that finds them.
-    func sources(_ scratch: Scratch, name: String = "src") -> (path: String, rules: String, secrets: [String]) {
+    func sources(_ scratch: TempDir, name: String = "src") -> (path: String, rules: String, secrets: [String]) {
         let secrets = [TestSecrets.make(), TestSecrets.make()]
         scratch.write("\(name)/config.env", "TOKEN=\(secrets[0])\n")
         scratch.write("\(name)/app/main.swift", "let a = 1\nlet token = \"\(secrets[1])\"\n")
@@ -21,7 +22,7 @@ final class DatastoreCommandTests: XCTestCase {
     }
 
     func testTheDatastoreNeverHoldsAValueOrAFragment() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         let (src, rules, secrets) = sources(scratch)
         var repo = HistoryFixture(in: scratch, commits: 5, perCommit: 2)
         let db = scratch.path + "/audit.db"
@@ -51,7 +52,7 @@ final class DatastoreCommandTests: XCTestCase {
     }
 
     func testTriageSurvivesRescansAndActsAsABaseline() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         let (src, rules, _) = sources(scratch)
         let db = scratch.path + "/d.db"
         let scan = ["scan", src, "--rules", rules, "--no-builtin-rules", "--datastore", db, "--no-progress", "--format", "jsonl"]
@@ -89,7 +90,7 @@ final class DatastoreCommandTests: XCTestCase {
     }
 
     func testReportFiltersByStatusRuleAndRepository() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         let (one, rules, _) = sources(scratch, name: "one")
         let (two, _, _) = sources(scratch, name: "two")
         // A builtin rule's shape, put together at run time so this file itself scans clean.
@@ -113,7 +114,7 @@ final class DatastoreCommandTests: XCTestCase {
     }
 
     func testSummarizeGroupsOneKeyAcrossPlacesAndRepositories() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let shared = TestSecrets.make()
@@ -145,7 +146,7 @@ final class DatastoreCommandTests: XCTestCase {
     }
 
     func testImportMergesParallelJobsReportsIdempotently() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let names = ["api", "web", "worker", "infra"]
@@ -197,7 +198,7 @@ final class DatastoreCommandTests: XCTestCase {
     /// A file keyshape did not write, given as --datastore to any command: exit 2, a clear
     /// line, the file byte for byte as it was, and no scan report.
     func testCorruptOrForeignFilesAreRefusedUnchanged() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         let (src, rules, _) = sources(scratch)
         scratch.write("notes.db", String(repeating: "not a database at all\n", count: 100))
         do {
@@ -238,7 +239,7 @@ final class DatastoreCommandTests: XCTestCase {
     /// kill -9 of `history --datastore` at several points, then a re-run: the findings of an
     /// uninterrupted run, no duplicates, and a datastore sqlite finds sound.
     func testKilledHistoryRunsLeaveASoundDatastoreAndARerunCompletesIt() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         // 300 findings (each found finding costs the debug build ~8 ms of hashing: a larger
@@ -287,7 +288,7 @@ final class DatastoreCommandTests: XCTestCase {
     /// `report` and `summarize` while history runs write into the same datastore: each read is
     /// one committed state (whole batches), never an error.
     func testReadersWhileAWriterWritesSeeWholeBatches() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let repo = HistoryFixture(in: scratch, commits: 60, perCommit: 5)
@@ -323,7 +324,7 @@ final class DatastoreCommandTests: XCTestCase {
     /// its stdout left unread (the pipe fills and the scan waits), the first batches are
     /// already in the datastore.
     func testScanRecordsBatchesWhileItRuns() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         for n in 0..<120 {
             scratch.write("tree/file\(n).txt", (0..<10).map { _ in "token = " + TestSecrets.make() + "\n" }.joined())
@@ -379,7 +380,7 @@ final class IncrementalHistoryTests: XCTestCase {
     func sortedLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
 
     func testASecondRunReadsOnlyNewCommitsAndReportsWhatAFullRunDoes() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let repo = HistoryFixture(in: scratch, commits: 30, perCommit: 2)
@@ -425,7 +426,7 @@ final class IncrementalHistoryTests: XCTestCase {
     }
 
     func testARewrittenHistoryIsScannedWholeAndDroppedCommitsAreNotReported() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let repo = HistoryFixture(in: scratch, commits: 6, perCommit: 1)

@@ -24,61 +24,19 @@ enum CLI {
     }
 
     static func environment() -> [String: String] {
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        env["NO_COLOR"] = "1"
-        return env
+        TestGit.environment(["NO_COLOR": "1"])
     }
-
-    static let gitPath: String = {
-        for d in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(d)/git"
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return "/usr/bin/git"
-    }()
 
     @discardableResult
     static func git(_ repo: String, _ args: [String], stdin: Data? = nil, file: StaticString = #filePath, line: UInt = #line) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gitPath)
-        process.arguments = ["-C", repo] + args
-        var env = environment()
-        env["GIT_AUTHOR_NAME"] = "Ada Tester"; env["GIT_AUTHOR_EMAIL"] = "ada@example.com"
-        env["GIT_COMMITTER_NAME"] = "Ada Tester"; env["GIT_COMMITTER_EMAIL"] = "ada@example.com"
-        process.environment = env
-        let out = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try! process.run()
-        if let stdin {
-            input.fileHandleForWriting.write(stdin)
-            try? input.fileHandleForWriting.close()
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "git \(args.first ?? "")", file: file, line: line)
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = try! TestGit.outcome(repo, args, input: stdin, environment: [
+            "NO_COLOR": "1",
+            "GIT_AUTHOR_NAME": "Ada Tester", "GIT_AUTHOR_EMAIL": "ada@example.com",
+            "GIT_COMMITTER_NAME": "Ada Tester", "GIT_COMMITTER_EMAIL": "ada@example.com",
+        ])
+        XCTAssertEqual(child.status, 0, "git \(args.first ?? "")", file: file, line: line)
+        return child.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
-}
-
-final class Scratch {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "keyshape-datastore-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func write(_ name: String, _ text: String) {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(name)
-        try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! Data(text.utf8).write(to: url)
-    }
-
-    func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path + "/" + name) }
 }
 
 /// Test secrets of one shape, matched by `TestRules.toml`'s rule (not the builtin pack, so
@@ -118,7 +76,7 @@ struct HistoryFixture {
     let path: String
     var secrets: [String] = []
 
-    init(in scratch: Scratch, name: String = "repo", commits: Int, perCommit: Int, startCommit: Int = 0) {
+    init(in scratch: TempDir, name: String = "repo", commits: Int, perCommit: Int, startCommit: Int = 0) {
         path = scratch.path + "/" + name
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         CLI.git(path, ["init", "-q", "-b", "main"])

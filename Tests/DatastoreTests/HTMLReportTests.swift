@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// The HTML report as a browser shows it: headless Chromium loads the page, the test reads
 /// the DOM it rendered (counts, the filter and sort working, nothing injected) and keeps a
@@ -34,7 +35,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testTheHTMLReportRendersCountsFiltersAndNoValue() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let alpha = HistoryFixture(in: scratch, name: "alpha", commits: 4, perCommit: 2)

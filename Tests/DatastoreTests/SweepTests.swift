@@ -1,6 +1,7 @@
 import Datastore
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape sweep`: many repositories into one datastore, resumable after `kill -9`.
 final class SweepTests: XCTestCase {
@@ -28,7 +29,7 @@ final class SweepTests: XCTestCase {
     }
 
     func testAKilledSweepResumesToTheSameFindingsAndThenSkipsWhatIsDone() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let names = ["one", "two", "three", "four"]
@@ -72,7 +73,7 @@ final class SweepTests: XCTestCase {
     }
 
     func testARepositoryThatCannotBeSweptIsAnErrorAndTheOthersAreStillSwept() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let good = HistoryFixture(in: scratch, name: "good", commits: 3, perCommit: 1)
         scratch.write("plain/readme.txt", "not a repository\n")

@@ -5,21 +5,15 @@ import XCTest
 
 /// A throwaway repository made with the git binary, no system or global config.
 final class Fixture {
-    let root: String
+    private let dir = TempDir(prefix: "keyshape-git")
+    var root: String { dir.path }
     let path: String
     private var tick = 0
 
-    static let git: String = {
-        for d in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(d)/git"
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return "/usr/bin/git"
-    }()
+    static let git = TestGit.path
 
     init(bare: Bool = false) {
-        root = NSTemporaryDirectory() + "keyshape-git-\(UUID().uuidString)"
-        path = root + "/repo"
+        path = dir.path + "/repo"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         run(["init", "-q", "-b", "main"] + (bare ? ["--bare"] : []))
         if !bare {
@@ -28,13 +22,9 @@ final class Fixture {
         }
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: root) }
-
     @discardableResult
     func run(_ args: [String], stdin: String? = nil) -> String {
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        var env = TestGit.environment()
         tick += 1
         env["GIT_AUTHOR_DATE"] = "\(1_700_000_000 + tick) +0000"
         env["GIT_COMMITTER_DATE"] = env["GIT_AUTHOR_DATE"]

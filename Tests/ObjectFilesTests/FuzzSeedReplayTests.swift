@@ -18,18 +18,35 @@ final class FuzzSeedReplayTests: XCTestCase {
                     assertMapInvariants(map, size: bytes.count)
                 }
                 var decoded: [UInt8] = []
-                var runs: [UTF16Runs.Run] = []
-                bytes.withUnsafeBytes { UTF16Runs.extract($0, baseOffset: 0, minLength: 4, into: &decoded, runs: &runs) }
-                for run in runs {
-                    for i in run.decodedRange {
-                        let offset = run.fileOffset(ofDecoded: i)
-                        XCTAssertEqual(bytes[offset], decoded[i], name)
-                        XCTAssertEqual(bytes[offset + 1], 0, name)
-                    }
-                }
+                var runs: [UTF16Text.Run] = []
+                bytes.withUnsafeBytes { UTF16Text.extract($0, minLength: 4, into: &decoded, runs: &runs) }
+                assertUTF16Runs(runs, decoded: decoded, bytes: bytes, name)
             }
         }
         XCTAssertGreaterThanOrEqual(count, 8)
+    }
+
+    /// The harness's UTF-16 checks: runs in source order, not overlapping, at least the
+    /// minimum long, each followed by its newline, every decoded byte a text byte of a code
+    /// unit in the input (little-endian: before the unit's zero; big-endian: after it).
+    private func assertUTF16Runs(_ runs: [UTF16Text.Run], decoded: [UInt8], bytes: [UInt8], _ name: String) {
+        var sourceEnd = 0, decodedEnd = 0
+        for run in runs {
+            XCTAssertGreaterThanOrEqual(run.decodedRange.count, 4, name)
+            XCTAssertEqual(run.decodedRange.lowerBound, decodedEnd, name)
+            XCTAssertGreaterThanOrEqual(run.sourceOffset, sourceEnd, name)
+            decodedEnd = run.decodedRange.upperBound + 1
+            sourceEnd = run.sourceOffset + 2 * run.decodedRange.count
+            guard decodedEnd <= decoded.count, sourceEnd <= bytes.count else { return XCTFail("run outside its buffers: \(name)") }
+            XCTAssertEqual(decoded[run.decodedRange.upperBound], 0x0A, name)
+            for index in run.decodedRange {
+                let unit = run.sourceOffset(ofDecoded: index)
+                let (lo, hi, text) = (bytes[unit], bytes[unit + 1], decoded[index])
+                XCTAssertTrue(text == 0x09 || (0x20...0x7e).contains(text), name)
+                XCTAssertTrue((hi == 0 && lo == text) || (lo == 0 && hi == text), name)
+            }
+        }
+        XCTAssertEqual(decodedEnd, decoded.count, name)
     }
 }
 

@@ -74,11 +74,11 @@ final class MachOExecutableTests: XCTestCase {
         let (bytes, placed) = MachOWriter.executable(cstrings: cstrings, ustring: ustring, data: data, linkedit: linkedit).build()
         let map = try ObjectFileParser.parse(MemoryByteSource(bytes))
         var decoded: [UInt8] = []
-        var runs: [UTF16Runs.Run] = []
-        bytes.withUnsafeBytes { UTF16Runs.extract($0, baseOffset: 0, minLength: 8, into: &decoded, runs: &runs) }
+        var runs: [UTF16Text.Run] = []
+        bytes.withUnsafeBytes { UTF16Text.extract($0, minLength: 8, into: &decoded, runs: &runs) }
         let run = try XCTUnwrap(runs.first { String(decoding: decoded[$0.decodedRange], as: UTF8.self).hasSuffix("InUstring") })
-        XCTAssertEqual(run.fileOffset, try XCTUnwrap(placed["__TEXT,__ustring"]).offset)
-        XCTAssertEqual(map.locate(run.fileOffset)?.region?.name, "__TEXT,__ustring")
+        XCTAssertEqual(run.sourceOffset, try XCTUnwrap(placed["__TEXT,__ustring"]).offset)
+        XCTAssertEqual(map.locate(run.sourceOffset)?.region?.name, "__TEXT,__ustring")
     }
 
     func testFatMagic64WithExecutableAndObjects() throws {

@@ -2,12 +2,13 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanPipeline
+import TestSupport
 
 /// Large inputs are read in bounded, overlapping chunks; these use tiny chunks so every
 /// boundary case happens in a small file.
 final class ChunkingTests: XCTestCase {
     func testSecretsAcrossChunkBoundariesAreFoundOnceWithRightLines() {
-        let tree = TempTree()
+        let tree = TempDir()
         var text = ""
         var expected: [(line: Int, offset: Int)] = []
         var line = 1
@@ -31,7 +32,7 @@ final class ChunkingTests: XCTestCase {
     }
 
     func testColumnsOnLinesLongerThanAChunkCountFromTheLineStart() {
-        let tree = TempTree()
+        let tree = TempDir()
         // ASCII, then two-byte scalars (columns count scalars, not bytes), on one line each.
         let ascii = String(repeating: "w", count: 1000) + " "
         let wide = String(repeating: "é", count: 700) + " "
@@ -54,7 +55,7 @@ final class ChunkingTests: XCTestCase {
         let rules = TestRules.set(extra: Self.longRule)
         let long = "LONGKEY_" + TestRules.upperNoise(300) + "_END"
         for start in stride(from: 500, through: 1700, by: 23) {
-            let tree = TempTree()
+            let tree = TempDir()
             let text = String(repeating: "x", count: start - 1) + "\n" + long + "\n"
                 + String(repeating: "filler line\n", count: 200) + "k = \(TestRules.token)\n"
             tree.write("long.txt", text)
@@ -71,7 +72,7 @@ final class ChunkingTests: XCTestCase {
 
     func testAMatchLongerThanHalfAChunkAcrossABoundaryIsAnErrorEntry() {
         let rules = TestRules.set(extra: "[[rules]]\nid = 'huge'\nregex = '''HUGEKEY_([A-Z]{2000})_END'''\nkeywords = ['hugekey_']\n")
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("huge.txt", "k = \(TestRules.token)\nHUGEKEY_" + TestRules.upperNoise(2000) + "_END\n"
                    + String(repeating: "filler line\n", count: 300))
         let r = runScan([tree.path], rules: rules) { $0.chunkSize = 1024 }
@@ -86,7 +87,7 @@ final class ChunkingTests: XCTestCase {
     }
 
     func testBinaryFileYieldsRawLocationsFromPrintableRuns() {
-        let tree = TempTree()
+        let tree = TempDir()
         var data = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31) | 0x80 })
         data[10] = 0
         let offset = data.count
@@ -104,7 +105,7 @@ final class ChunkingTests: XCTestCase {
     }
 
     func testSparseFileHolesAreSkippedAndTheKeyNearTheEndFound() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         let path = tree.path + "/sparse.img"
         FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

@@ -2,10 +2,11 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanPipeline
+import TestSupport
 
 final class FolderScanTests: XCTestCase {
     func testFindsCanaryAtPathLineAndColumnRelativeToRoot() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("Sources/App/APIKeys.swift", "import Foundation\n\nenum Keys {\n    static let key = \"\(TestRules.canary)\"\n}\n")
         tree.write("README.md", "nothing here\n")
         let result = runScan([tree.path])
@@ -27,7 +28,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testColumnsCountUnicodeScalarsAndNonUTF8IsScanned() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("u.txt", "é🔑 = \(TestRules.token)\n")
         var bytes = Data([0xFF, 0xFE, 0xC3, 0x28, 0x0A])  // invalid UTF-8, then a newline
         bytes.append(Data("x \(TestRules.token)\n".utf8))
@@ -43,7 +44,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testSameSecretSameHashDifferentPlacesDifferentFingerprints() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("a.txt", TestRules.token)
         tree.write("b.txt", "\n\n" + TestRules.token)
         let r = runScan([tree.path]).findings
@@ -56,7 +57,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testPEMBlockReportsItsFirstLine() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("k.pem", "// key\n-----BEGIN TEST PRIVATE KEY-----\nMIIBVgIBADANBgkqhkiG9w0BAQEFAASC\nAUAwggE8AgEAAkEAq7BFUpkGp3+XQSEi\n-----END TEST PRIVATE KEY-----\n")
         let f = runScan([tree.path]).findings
         XCTAssertEqual(f.count, 1)
@@ -66,7 +67,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testInlineAllowAndEmptyFile() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("a.swift", "let k = \"\(TestRules.token)\" // keyshape:allow\nlet j = \"\(TestRules.token)\" // gitleaks:allow\n")
         tree.write("empty.txt", "")
         let r = runScan([tree.path])
@@ -76,21 +77,21 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testGitInternalsAreSkippedButDotfilesAreNot() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write(".git/objects/xx", TestRules.token)
         tree.write(".env", "TOKEN=\(TestRules.token)\n")
         XCTAssertEqual(runScan([tree.path]).findings.map { $0.location.path }, [".env"])
     }
 
     func testMissingPathIsAnIssue() {
-        let tree = TempTree()
+        let tree = TempDir()
         let r = runScan([tree.path + "/nope"])
         XCTAssertEqual(r.issues.count, 1)
         XCTAssertTrue(r.issues[0].message.contains("no such file"), r.issues[0].message)
     }
 
     func testSymlinkLoopNeverHangs() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("d/a.txt", TestRules.token)
         try FileManager.default.createSymbolicLink(atPath: tree.path + "/d/loop", withDestinationPath: "..")
         try FileManager.default.createSymbolicLink(atPath: tree.path + "/self", withDestinationPath: "self")
@@ -103,7 +104,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testOversizedFileIsReportedNotScanned() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("big.txt", String(repeating: "x", count: 2000) + TestRules.token)
         let r = runScan([tree.path]) { $0.maxFileSize = 1000 }
         XCTAssertEqual(r.findings, [])
@@ -112,7 +113,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testCatastrophicRuleIsAnIssueAndTheScanCompletes() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("a.txt", TestRules.token + "\n" + String(repeating: "a", count: 20_000) + "b\n")
         let rules = TestRules.set(extra: "[[rules]]\nid = 'evil'\nregex = '''(a+)+$'''\nkeywords = ['aaaa']\n")
         let started = Date()
@@ -124,7 +125,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testBaselineDropsKnownFingerprints() {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("a.txt", TestRules.token + "\n" + TestRules.canary)
         let all = runScan([tree.path]).findings
         XCTAssertEqual(all.count, 2)
@@ -133,7 +134,7 @@ final class FolderScanTests: XCTestCase {
     }
 
     func testResultsDoNotDependOnJobs() {
-        let tree = TempTree()
+        let tree = TempDir()
         for i in 0..<60 { tree.write("d\(i % 7)/f\(i).txt", String(repeating: "line\n", count: i) + (i % 3 == 0 ? TestRules.token : "none")) }
         let one = runScan([tree.path]) { $0.jobs = 1 }
         let four = runScan([tree.path]) { $0.jobs = 4 }

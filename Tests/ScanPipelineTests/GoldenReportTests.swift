@@ -4,6 +4,7 @@ import ScanCore
 import MatchEngine
 import ScanReport
 @testable import ScanPipeline
+import TestSupport
 
 /// Golden reports in every format (text, JSON, JSONL, SARIF) over one fixture set that
 /// holds every provenance kind keyshape produces today: a text file and a Mach-O section
@@ -14,34 +15,17 @@ import ScanReport
 final class GoldenReportTests: XCTestCase {
     static let golden = FileScanFuzzSeedTests.root.appendingPathComponent("Fixtures/golden")
 
+    /// Git with a fixed identity and fixed dates, so the reports are the same on every run.
     func git(_ repo: String, _ args: [String], input: String? = nil) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: HistoryChunkingTests.gitPath)
-        p.arguments = ["-C", repo, "-c", "user.name=Golden Author", "-c", "user.email=golden@example.com"] + args
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        env["GIT_AUTHOR_DATE"] = "2026-01-02T03:04:05+00:00"
-        env["GIT_COMMITTER_DATE"] = "2026-01-02T03:04:05+00:00"
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        let inPipe = Pipe()
-        p.standardInput = inPipe
-        try p.run()
-        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try inPipe.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "git \(args)")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try TestGit.run(repo, ["-c", "user.name=Golden Author", "-c", "user.email=golden@example.com"] + args,
+                        input: Data((input ?? "").utf8),
+                        environment: ["GIT_AUTHOR_DATE": "2026-01-02T03:04:05+00:00", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05+00:00"])
     }
 
     func testEveryFormatOverEveryProvenanceKindMatchesItsGoldenFile() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         let repo = tree.path + "/repo"
-        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
-        _ = try git(repo, ["init", "-q", "-b", "main"])
+        try TestGit.initRepository(repo)
         tree.write("repo/src/app.py", "import os\nTOKEN = \"\(TestRules.canary)\"\n")
         tree.write("repo/App.o", try Data(contentsOf: PipelineParityTests.fixture))
         _ = try git(repo, ["add", "-A"])

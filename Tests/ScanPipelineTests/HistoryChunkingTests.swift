@@ -3,33 +3,12 @@ import XCTest
 import ScanCore
 import MatchEngine
 @testable import ScanPipeline
+import TestSupport
 
 /// Blobs larger than the chunk size are read from git and scanned in overlapping chunks,
 /// as large files are, so a config raising `maxFileSize` cannot make history hold a huge
 /// blob whole. Tiny chunks here, so one modest blob crosses many boundaries.
 final class HistoryChunkingTests: XCTestCase {
-    static let gitPath: String = {
-        for d in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(d)/git"
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return "/usr/bin/git"
-    }()
-
-    func git(_ repo: String, _ args: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: HistoryChunkingTests.gitPath)
-        p.arguments = ["-C", repo] + args
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "git \(args)")
-    }
-
     /// A distinct token per place (the token rule wants 24 letters and digits after `tok_`).
     static func token(_ i: Int) -> String {
         let digits = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789")
@@ -39,10 +18,9 @@ final class HistoryChunkingTests: XCTestCase {
     }
 
     func testLargeBlobIsScannedInChunksWithEveryKeyAtItsPlace() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         let repo = tree.path + "/repo"
-        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
-        try git(repo, ["init", "-q", "-b", "main"])
+        try TestGit.initRepository(repo)
         // 12 MiB of text with a key every 97,000 bytes or so: with 256 KiB chunks and
         // 64 KiB of overlap, keys fall before, inside and across every boundary.
         var text = [UInt8]()
@@ -67,8 +45,8 @@ final class HistoryChunkingTests: XCTestCase {
         }
         tree.write("repo/big.txt", Data(text))
         tree.write("repo/small.txt", "k=\(HistoryChunkingTests.token(0))\n")
-        try git(repo, ["add", "-A"])
-        try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "big"])
+        try TestGit.run(repo, ["add", "-A"])
+        try TestGit.run(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "big"])
 
         // A rule whose `path` condition makes its findings go through the re-check with the
         // real path, which reads the blob again (in chunks too).
@@ -103,10 +81,9 @@ final class HistoryChunkingTests: XCTestCase {
     /// just the added ones at their staged lines, and a 3 MiB binary file (no text hunks)
     /// just the key HEAD's version lacked, neither held whole.
     func testLargeStagedFilesAreScannedInChunks() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         let repo = tree.path + "/repo"
-        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
-        try git(repo, ["init", "-q", "-b", "main"])
+        try TestGit.initRepository(repo)
         let filler = Array(String(repeating: "w", count: 99).utf8) + [0x0A]
         func text(keysAt lines: Set<Int>, count: Int) -> [UInt8] {
             var out = [UInt8]()
@@ -118,15 +95,15 @@ final class HistoryChunkingTests: XCTestCase {
         plant(1, at: 100_000)
         tree.write("repo/big.txt", Data(text(keysAt: [10, 30_000], count: 60_000)))
         tree.write("repo/big.bin", Data(binary))
-        try git(repo, ["add", "-A"])
-        try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "big"])
+        try TestGit.run(repo, ["add", "-A"])
+        try TestGit.run(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "big"])
         // Lines 1,966 and 1,967 sit where the first 256 KiB chunk's 64 KiB overlap begins
         // (lines are 100 bytes); 7,000 is inside the fourth chunk.
         let added: Set<Int> = [2_000, 1_966, 1_967, 7_000, 59_999]
         tree.write("repo/big.txt", Data(text(keysAt: added.union([10, 30_000]), count: 60_000)))
         plant(2, at: (256 << 10) - (64 << 10) - 10)
         tree.write("repo/big.bin", Data(binary))
-        try git(repo, ["add", "-A"])
+        try TestGit.run(repo, ["add", "-A"])
 
         var options = ScanOptions(jobs: 2)
         options.hashKey = "test"
@@ -144,10 +121,9 @@ final class HistoryChunkingTests: XCTestCase {
     /// than the overlap is found wherever it crosses a boundary, with its line and column,
     /// and one longer than half a chunk is an error entry, never a silent miss.
     func testStreamedBlobsResumeMatchesLongerThanTheOverlap() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         let repo = tree.path + "/repo"
-        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
-        try git(repo, ["init", "-q", "-b", "main"])
+        try TestGit.initRepository(repo)
         let long = "LONGKEY_" + TestRules.upperNoise(300) + "_END"
         let starts = Array(stride(from: 500, through: 1700, by: 23))
         for start in starts {
@@ -155,8 +131,8 @@ final class HistoryChunkingTests: XCTestCase {
                        + String(repeating: "filler line\n", count: 200) + "k = \(HistoryChunkingTests.token(start))\n")
         }
         tree.write("repo/huge.txt", "HUGEKEY_" + TestRules.upperNoise(2000) + "_END\n" + String(repeating: "filler line\n", count: 300))
-        try git(repo, ["add", "-A"])
-        try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "long"])
+        try TestGit.run(repo, ["add", "-A"])
+        try TestGit.run(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "long"])
         let rules = TestRules.set(extra: """
         [[rules]]
         id = "long"

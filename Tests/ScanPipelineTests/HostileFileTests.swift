@@ -3,13 +3,14 @@ import XCTest
 import ScanCore
 import FileInputs
 @testable import ScanPipeline
+import TestSupport
 
 /// Files built to make a scanner block, read without bound or drop a problem: each is read
 /// through the descriptor first opened, up to the size limit, and every problem is an
 /// error entry. Every file is built here at run time.
 final class HostileFileTests: XCTestCase {
     func testBinarySwappedForAFIFOBeforeItsLayoutIsMappedFromTheOpenFile() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         var elf = TinyELF()
         elf.sections = [(".rodata", [0] + Array("key=\(TestRules.token)".utf8) + [0])]
         let (bytes, offsets) = elf.build()
@@ -41,7 +42,7 @@ final class HostileFileTests: XCTestCase {
     }
 
     func testSectionOutsideTheFileIsAnErrorEntryAndTheBytesAreStillScanned() {
-        let tree = TempTree()
+        let tree = TempDir()
         var elf = TinyELF()
         elf.sections = [(".rodata", [0] + Array("key=\(TestRules.token)".utf8) + [0])]
         elf.phantom = [(".data", 1 << 20, 4096)]

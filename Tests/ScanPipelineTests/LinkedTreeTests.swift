@@ -3,13 +3,14 @@ import XCTest
 import ScanCore
 import FileInputs
 @testable import ScanPipeline
+import TestSupport
 
 /// Trees whose links or names could multiply the work or merge two files into one: each
 /// real folder is walked once and each real file reported once, under its own identity.
 /// Every tree is built here at run time.
 final class LinkedTreeTests: XCTestCase {
     /// Folder i holds two links to folder i+1: 2^depth paths lead to the bottom.
-    static func linkDAG(in tree: TempTree, depth: Int) throws {
+    static func linkDAG(in tree: TempDir, depth: Int) throws {
         for i in 0...depth { try FileManager.default.createDirectory(atPath: tree.path + "/chain/\(i)", withIntermediateDirectories: true) }
         for i in 0..<depth {
             for link in ["a", "b"] {
@@ -20,7 +21,7 @@ final class LinkedTreeTests: XCTestCase {
     }
 
     func testLinkDAGIsWalkedOncePerRealFolder() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         try Self.linkDAG(in: tree, depth: 40)
         let started = Date()
         let scanned = Scanner(ruleSet: TestRules.set(), options: { var o = ScanOptions(jobs: 2); o.followSymlinks = true; return o }())
@@ -33,7 +34,7 @@ final class LinkedTreeTests: XCTestCase {
     }
 
     func testLinksToOneFileAndLoopsReportItOnce() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         tree.write("real/key.txt", "k = \(TestRules.token)\n")
         try FileManager.default.createSymbolicLink(atPath: tree.path + "/real/again.txt", withDestinationPath: "key.txt")
         try FileManager.default.createSymbolicLink(atPath: tree.path + "/real/up", withDestinationPath: "..")
@@ -48,7 +49,7 @@ final class LinkedTreeTests: XCTestCase {
     }
 
     func testNamesDifferingOnlyInInvalidUTF8AreTwoPlaces() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         for byte: UInt8 in [0xFF, 0xFE] {
             let name = Array((tree.path + "/k").utf8) + [byte] + Array(".txt".utf8)
             let fd = open(name.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o600)

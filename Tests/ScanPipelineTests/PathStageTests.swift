@@ -3,6 +3,7 @@ import XCTest
 import ScanCore
 import MatchEngine
 @testable import ScanPipeline
+import TestSupport
 
 /// The scanner's path stage and place-naming baselines work the same under `scan`, `staged`
 /// and `history`: a path-only rule (gitleaks' `path` without `regex`) reports the file
@@ -18,17 +19,7 @@ final class PathStageTests: XCTestCase {
     """
 
     func git(_ repo: String, _ args: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: HistoryChunkingTests.gitPath)
-        p.arguments = ["-C", repo, "-c", "user.name=Path Stage", "-c", "user.email=path@example.com"] + args
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "git \(args)")
+        try TestGit.run(repo, ["-c", "user.name=Path Stage", "-c", "user.email=path@example.com"] + args)
     }
 
     func options() -> ScanOptions {
@@ -39,11 +30,10 @@ final class PathStageTests: XCTestCase {
 
     /// A repository whose index holds a new `certs/client.p12` (not committed) and whose
     /// history added `old/server.p12` in its first commit and modified it in the second.
-    func repository() throws -> (TempTree, String) {
-        let tree = TempTree()
+    func repository() throws -> (TempDir, String) {
+        let tree = TempDir()
         let repo = tree.path + "/repo"
-        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
-        try git(repo, ["init", "-q", "-b", "main"])
+        try TestGit.initRepository(repo)
         tree.write("repo/old/server.p12", "0\u{82}not really DER\n")
         try git(repo, ["add", "-A"])
         try git(repo, ["commit", "-q", "-m", "add key store"])

@@ -3,6 +3,7 @@ import XCTest
 import ScanCore
 import MatchEngine
 @testable import ScanPipeline
+import TestSupport
 
 /// Every input goes through the one per-buffer pipeline, so the same Mach-O gives the same
 /// findings whichever command scans it: same sections, offsets, secret hashes and
@@ -29,27 +30,12 @@ final class PipelineParityTests: XCTestCase {
         })
     }
 
-    func makeRepository(_ tree: TempTree) throws -> String {
+    func makeRepository(_ tree: TempDir) throws -> String {
         let repo = tree.path + "/repo"
-        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
-        try git(repo, ["init", "-q", "-b", "main"])
+        try TestGit.initRepository(repo)
         tree.write("repo/App.o", try Data(contentsOf: PipelineParityTests.fixture))
-        try git(repo, ["add", "-A"])
+        try TestGit.run(repo, ["add", "-A"])
         return repo
-    }
-
-    func git(_ repo: String, _ args: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: HistoryChunkingTests.gitPath)
-        p.arguments = ["-C", repo] + args
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_CONFIG_GLOBAL"] = "/dev/null"
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "git \(args)")
     }
 
     func options(_ configure: (inout ScanOptions) -> Void = { _ in }) -> ScanOptions {
@@ -60,13 +46,13 @@ final class PipelineParityTests: XCTestCase {
     }
 
     func testMachOFindingsAndFingerprintsAgreeUnderScanStagedAndHistory() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         let repo = try makeRepository(tree)
         let rules = TestRules.set()
 
         let scanned = Scanner(ruleSet: rules, options: options()).scan(paths: [repo]).result
         let staged = try StagedScanner(ruleSet: rules, options: options()).scan(repository: repo).result
-        try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "app"])
+        try TestGit.run(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "app"])
         let history = try HistoryScanner(ruleSet: rules, options: options(), history: HistoryOptions()).scan(repository: repo).result
         for (name, result) in [("scan", scanned), ("staged", staged), ("history", history)] {
             XCTAssertEqual(result.issues, [], name)
@@ -91,7 +77,7 @@ final class PipelineParityTests: XCTestCase {
     }
 
     func testABaselineWrittenByScanSilencesStagedAndHistory() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         let repo = try makeRepository(tree)
         let rules = TestRules.set()
         let scanned = Scanner(ruleSet: rules, options: options()).scan(paths: [repo]).result
@@ -101,7 +87,7 @@ final class PipelineParityTests: XCTestCase {
         let staged = try StagedScanner(ruleSet: rules, options: options { $0.baseline = baseline }).scan(repository: repo).result
         XCTAssertEqual(staged.findings, [], "staged")
         XCTAssertEqual(staged.stats.suppressed.baseline, 3, "staged")
-        try git(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "app"])
+        try TestGit.run(repo, ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "app"])
         let history = try HistoryScanner(ruleSet: rules, options: options { $0.baseline = baseline }, history: HistoryOptions())
             .scan(repository: repo).result
         XCTAssertEqual(history.findings, [], "history")
@@ -112,7 +98,7 @@ final class PipelineParityTests: XCTestCase {
     /// its last character (and a secret ending there), so it is read as big-endian, at the
     /// zero byte that starts it.
     func testUTF16BigEndianTextIsFoundWhole() throws {
-        let tree = TempTree()
+        let tree = TempDir()
         var bytes = [UInt8](repeating: 0xff, count: 64)
         let at = bytes.count
         for ch in TestRules.canary.utf8 { bytes += [0, ch] }

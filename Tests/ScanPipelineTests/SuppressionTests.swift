@@ -3,6 +3,7 @@ import XCTest
 import ScanCore
 import MatchEngine
 @testable import ScanPipeline
+import TestSupport
 
 /// Allowlists, inline markers and baselines suppress findings, and every suppressed finding
 /// is counted (and kept when asked), never silently dropped.
@@ -13,8 +14,8 @@ final class SuppressionTests: XCTestCase {
         return RuleSet(rules: base.rules, allowlists: file.allowlists)
     }
 
-    func tree() -> TempTree {
-        let tree = TempTree()
+    func tree() -> TempDir {
+        let tree = TempDir()
         tree.write("src/a.txt", "key = \(TestRules.canary)\n")
         tree.write("src/b.txt", "key = \(TestRules.canary)0 // keyshape:allow\n")
         tree.write("fixtures/c.txt", "key = \(TestRules.canary)1\n")
@@ -43,7 +44,7 @@ final class SuppressionTests: XCTestCase {
         XCTAssertEqual(kept.findings, plain.findings, "keeping suppressed findings changes nothing reported")
         XCTAssertEqual(kept.suppressed.map { "\($0.finding.location.path!) \($0.suppression)" }, ["docs/d.txt allowlist", "src/b.txt inline"])
         // The real (stretched, keyed) secret hash: the same value reported elsewhere hashes the same.
-        let t2 = TempTree()
+        let t2 = TempDir()
         t2.write("x.txt", "key = \(TestRules.canary)0\n")
         let reported = runScan([t2.path]).findings[0]
         XCTAssertEqual(kept.suppressed.first { $0.suppression == .inline }?.finding.secretHash, reported.secretHash)
@@ -69,7 +70,7 @@ final class SuppressionTests: XCTestCase {
     /// An allowlist regex that gives up on a long secret: the finding is reported (fail
     /// closed) and the file has an error entry.
     func testAllowlistThatGivesUpReportsTheFindingAndAnError() throws {
-        let t = TempTree()
+        let t = TempDir()
         // 40 letters a and b in no repeating order (a run of one letter is a placeholder, no
         // secret at all): `([ab]|[ab])+` tries 2^40 ways before it fails at the newline.
         var state: UInt32 = 12345

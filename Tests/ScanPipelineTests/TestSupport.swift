@@ -4,30 +4,6 @@ import ScanCore
 import MatchEngine
 @testable import ScanPipeline
 
-/// A temporary folder that removes itself.
-final class TempTree {
-    let url: URL
-    var path: String { url.path }
-
-    init() {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("keyshape-test-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    @discardableResult
-    func write(_ relative: String, _ text: String) -> URL { write(relative, Data(text.utf8)) }
-
-    @discardableResult
-    func write(_ relative: String, _ data: Data) -> URL {
-        let file = url.appendingPathComponent(relative)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! data.write(to: file)
-        return file
-    }
-}
-
 /// The test rules: a canary and a prefixed token, built at run time so this source file
 /// never holds a literal the project's own scan would report.
 enum TestRules {

@@ -1,4 +1,5 @@
 import ScanCore
+import ObjectFiles
 
 /// How a finding's provenance nests inside the buffer it was found in: what a transform
 /// adds on the way from the input's bytes to the bytes the matcher saw. Applied outermost
