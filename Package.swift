@@ -48,6 +48,10 @@ let package = Package(
         // libarchive's callbacks, under limits that fail closed; a transform, not a scanner.
         .target(name: "Archives", dependencies: ["CArchive", "ScanCore"]),
         .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
+        // The formats app bundles carry (binary plists, DEX, Android binary XML and resource
+        // tables, Java class files): their strings with byte offsets, bounds-checked; pure, no
+        // dependencies.
+        .target(name: "AppFormats"),
 
         // Scanner: inputs -> matcher -> findings.
         .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders"]),
@@ -102,6 +106,7 @@ let package = Package(
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
         .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
+        .testTarget(name: "AppFormatsTests", dependencies: ["AppFormats", "TestSupport"]),
         .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML"]),
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
