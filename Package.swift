@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "AppFormats"),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders"]),
+        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
         .target(name: "StandardStreams"),

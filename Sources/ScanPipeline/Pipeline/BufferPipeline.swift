@@ -20,7 +20,8 @@ final class BufferPipeline {
 
     /// The transforms every pipeline runs, in order (see `BufferTransform` to add one).
     static func standardTransforms(_ options: ScanOptions) -> [BufferTransform] {
-        [UTF16RunsTransform(minLength: options.minStringLength), DecodedValuesTransform(maxDepth: options.maxDecodeDepth)]
+        [UTF16RunsTransform(minLength: options.minStringLength), DecodedValuesTransform(maxDepth: options.maxDecodeDepth),
+         AppStringsTransform()]
     }
 
     /// - Parameter hashes: shared by the workers of one scan (see `BufferScanner`).
@@ -104,7 +105,7 @@ final class BufferPipeline {
         var sourceIndexed = false
         derivedSeen.removeAll(keepingCapacity: true)
         for transform in transforms where transform.applies(toBinary: binary) {
-            transform.derive(from: bytes, baseOffset: baseOffset, own: own) { derived in
+            transform.derive(from: bytes, baseOffset: baseOffset, own: own, layout: layout) { derived in
                 scanner.scan(derived.bytes, isBinary: !derived.isText, context: context, onFinding: { f in
                     guard let span = derived.sourceSpan(f.range) else { return }
                     let value = UnsafeRawBufferPointer(rebasing: derived.bytes[f.range])
