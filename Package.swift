@@ -50,8 +50,12 @@ let package = Package(
         .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
         // The formats app bundles carry (binary plists, DEX, Android binary XML and resource
         // tables, Java class files): their strings with byte offsets, bounds-checked; pure, no
-        // dependencies.
+        // dependencies. One libFuzzer harness per parser.
         .target(name: "AppFormats"),
+        .executableTarget(name: "BinaryPlistFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "DEXFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "AndroidResourcesFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "JavaClassFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
         .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats"]),
