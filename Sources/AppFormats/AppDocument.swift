@@ -9,6 +9,18 @@ public struct AppDocument: Sendable {
     public private(set) var places: [String] = []
     public private(set) var warnings: [String] = []
     private var placeIndex: [String: Int32] = [:]
+    private var withheld: [Bool] = []
+
+    /// Whether place names hold text from the file (a plist's keys) rather than fixed table
+    /// names: such a name is data, and may itself be a key.
+    public var placesComeFromData: Bool { format == .binaryPlist }
+
+    /// Stops naming places `indices` (a rule matched their text): strings there are placed by
+    /// format and offset alone, so no report prints a key that a plist used as a dict key.
+    public mutating func withhold(places indices: [Int]) {
+        if withheld.count < places.count { withheld = [Bool](repeating: false, count: places.count) }
+        for i in indices where i >= 0 && i < places.count { withheld[i] = true }
+    }
 
     public init(format: AppFormat) {
         self.format = format
@@ -61,7 +73,8 @@ public struct AppDocument: Sendable {
     /// The place name of the string holding byte `offset`, nil outside every string.
     public func place(of offset: Int) -> String? {
         guard let i = string(containing: offset), strings[i].place >= 0 else { return nil }
-        return places[Int(strings[i].place)]
+        let place = Int(strings[i].place)
+        return place < withheld.count && withheld[place] ? nil : places[place]
     }
 
     /// The first string whose range ends after `offset` (for walking a chunk's strings).

@@ -140,6 +140,26 @@ final class AppFormatScanTests: XCTestCase {
         XCTAssertEqual(byPath(history.findings).mapValues { "\($0)" }, want.mapValues { "\($0)" })
     }
 
+    /// A plist's key names are data: a key used as a dict key is found (as a string of its
+    /// own) but its name is never printed as a place, neither for itself nor for the values
+    /// under it, which keep the names above it.
+    func testAKeyUsedAsADictKeyIsNeverAPlaceName() throws {
+        let dir = TempDir()
+        let script = "import plistlib, sys; open(sys.argv[1], 'wb').write(plistlib.dumps({'Settings': {sys.argv[2]: 'enabled'}, 'Other': 'x'}, fmt=plistlib.FMT_BINARY))"
+        XCTAssertEqual(runProcess("/usr/bin/env", ["python3", "-c", script, dir.path + "/Keys.plist", key]).status, 0)
+        for format in ["json", "text", "sarif", "csv"] {
+            let r = keyshape(["scan", dir.path, "--format", format, "--no-progress"])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            assertNoFragment(of: key, in: r.stdout, "\(format) stdout")
+            assertNoFragment(of: key, in: r.stderr, "\(format) stderr")
+        }
+        let (_, findings, _) = try report(["scan", dir.path])
+        let l = location(try XCTUnwrap(findings.first, "the key is found"))
+        XCTAssertEqual(l["format"] as? String, "bplist")
+        XCTAssertNil(l["section"], "the key's own place name would be the key")
+        XCTAssertEqual(l["fileOffset"] as? Int, try offset(of: Array(key.utf8), inFile: dir.path + "/Keys.plist"))
+    }
+
     /// A file whose magic names a format but whose structure is broken is an error entry
     /// (exit 2) naming the format, never a trap, and its bytes are still scanned raw.
     func testMalformedFilesAreErrorEntries() throws {
