@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Keys inside the formats app bundles carry (binary plists, DEX, Android binary XML and
