@@ -48,9 +48,17 @@ let package = Package(
         // libarchive's callbacks, under limits that fail closed; a transform, not a scanner.
         .target(name: "Archives", dependencies: ["CArchive", "ScanCore"]),
         .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
+        // The formats app bundles carry (binary plists, DEX, Android binary XML and resource
+        // tables, Java class files): their strings with byte offsets, bounds-checked; pure, no
+        // dependencies. One libFuzzer harness per parser.
+        .target(name: "AppFormats"),
+        .executableTarget(name: "BinaryPlistFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "DEXFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "AndroidResourcesFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "JavaClassFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders"]),
+        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
         .target(name: "StandardStreams"),
@@ -102,6 +110,7 @@ let package = Package(
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
         .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
+        .testTarget(name: "AppFormatsTests", dependencies: ["AppFormats", "TestSupport"]),
         .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML"]),
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),

@@ -1,10 +1,15 @@
+import AppFormats
 import ObjectFiles
 import ScanCore
 
 /// Names the place of a byte in a binary file: format, fat slice arch, section and virtual
-/// address, from the file's object map. Files that are not Mach-O or ELF are `raw`.
+/// address, from the file's object map. Files that are not Mach-O or ELF are `raw`, unless
+/// their content names an app format (`AppFormatLayout`: a binary plist, DEX, Android
+/// binary XML or resource table, Java class file), whose strings name their place.
 struct BinaryLayout {
     let map: ObjectMap?
+    /// The strings of an app-format file, for their places and for `AppStringsTransform`.
+    var document: AppDocument? = nil
 
     static let raw = BinaryLayout(map: nil)
 
@@ -18,7 +23,9 @@ struct BinaryLayout {
     ///   Either way every byte is still scanned.
     static func load(fileDescriptor: Int32, firstBytes: UnsafeRawBufferPointer) -> (BinaryLayout, [String]) {
         let head = Array(firstBytes.prefix(ObjectFileParser.sniffLength))
-        guard ObjectFileParser.sniff(head) != nil else { return (.raw, []) }
+        guard ObjectFileParser.sniff(head) != nil else {
+            return AppFormat.sniff(firstBytes) == nil ? (.raw, []) : AppFormatLayout.load(fileDescriptor: fileDescriptor)
+        }
         do {
             return load(from: try FileByteSource(fileDescriptor: fileDescriptor))
         } catch let error as ObjectFileError {
@@ -32,7 +39,7 @@ struct BinaryLayout {
     /// the map is parsed from the bytes read, never from a file opened again.
     static func load(bytes: UnsafeRawBufferPointer) -> (BinaryLayout, [String]) {
         let head = Array(bytes.prefix(ObjectFileParser.sniffLength))
-        guard ObjectFileParser.sniff(head) != nil else { return (.raw, []) }
+        guard ObjectFileParser.sniff(head) != nil else { return AppFormatLayout.load(bytes: bytes) }
         return load(from: BufferByteSource(bytes))
     }
 
@@ -49,6 +56,7 @@ struct BinaryLayout {
 
     /// The binary place of the byte at absolute `offset` (in the buffer the map was made from).
     func place(_ offset: Int) -> BinaryPlace {
+        if let document { return BinaryPlace(format: document.format.rawValue, section: document.place(of: offset), fileOffset: offset) }
         guard let map, let found = map.locate(offset) else {
             return BinaryPlace(format: map?.format.rawValue ?? ObjectFormat.raw.rawValue, fileOffset: offset)
         }

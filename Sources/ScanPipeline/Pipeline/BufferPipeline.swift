@@ -20,7 +20,8 @@ final class BufferPipeline {
 
     /// The transforms every pipeline runs, in order (see `BufferTransform` to add one).
     static func standardTransforms(_ options: ScanOptions) -> [BufferTransform] {
-        [UTF16RunsTransform(minLength: options.minStringLength), DecodedValuesTransform(maxDepth: options.maxDecodeDepth)]
+        [UTF16RunsTransform(minLength: options.minStringLength), DecodedValuesTransform(maxDepth: options.maxDecodeDepth),
+         AppStringsTransform()]
     }
 
     /// - Parameter hashes: shared by the workers of one scan (see `BufferScanner`).
@@ -85,6 +86,7 @@ final class BufferPipeline {
               reference: HitReference? = nil, hashSecrets: Bool = true,
               onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) {
         let binary = layout != nil
+        let layout = layout.map(vetPlaces)
         // The buffer's own findings (rule and span), so a derived buffer's finding of the same
         // value by the same rule inside the same span is not reported twice (a token sitting
         // raw in a percent-encoded URL is found in the URL and in its decoded text).
@@ -104,7 +106,7 @@ final class BufferPipeline {
         var sourceIndexed = false
         derivedSeen.removeAll(keepingCapacity: true)
         for transform in transforms where transform.applies(toBinary: binary) {
-            transform.derive(from: bytes, baseOffset: baseOffset, own: own) { derived in
+            transform.derive(from: bytes, baseOffset: baseOffset, own: own, layout: layout) { derived in
                 scanner.scan(derived.bytes, isBinary: !derived.isText, context: context, onFinding: { f in
                     guard let span = derived.sourceSpan(f.range) else { return }
                     let value = UnsafeRawBufferPointer(rebasing: derived.bytes[f.range])
@@ -137,6 +139,38 @@ final class BufferPipeline {
             }
             if let problem = transform.problem { transformProblems.append(problem) }
         }
+    }
+
+    /// Place names an app format took from the file (a plist's key path) are data, and a
+    /// plist may use a key as a dict key: every name a rule matches (or that a rule could not
+    /// be evaluated on) is withheld, and the strings there are placed by format and offset
+    /// alone. Run before the buffer's own scan, which then sets the scanner's state.
+    private func vetPlaces(_ layout: BinaryLayout) -> BinaryLayout {
+        guard var document = layout.document, document.placesComeFromData, !document.places.isEmpty else { return layout }
+        var text: [UInt8] = []
+        var starts: [Int] = []
+        for place in document.places {
+            starts.append(text.count)
+            text += place.utf8
+            text.append(UInt8(ascii: "\n"))
+        }
+        var hidden: [Int] = []
+        var failed = false
+        text.withUnsafeBytes { buffer in
+            scanner.scan(buffer, isBinary: false, context: MatchContext(), hashSecrets: false, onFinding: { f in
+                // Every place whose line the match touches.
+                var lo = 0, hi = starts.count
+                while lo < hi { let mid = (lo + hi) / 2; if starts[mid] <= f.range.lowerBound { lo = mid + 1 } else { hi = mid } }
+                var i = max(lo - 1, 0)
+                while i < starts.count && starts[i] < max(f.range.upperBound, f.range.lowerBound + 1) { hidden.append(i); i += 1 }
+            }, onFailure: { _ in failed = true })
+        }
+        if failed { hidden = Array(0..<document.places.count) }
+        guard !hidden.isEmpty else { return layout }
+        document.withhold(places: hidden)
+        var vetted = layout
+        vetted.document = document
+        return vetted
     }
 
     private var raw: [(rule: Int, range: Range<Int>)] = []

@@ -76,6 +76,24 @@ protocol BufferTransform: AnyObject {
 
 extension BufferTransform {
     var problem: String? { nil }
+
+    /// The call the pipeline makes: `layout` is the input's binary layout (nil for text), for
+    /// a transform that reads what the layout stage parsed (`AppStringsTransform`); the others
+    /// take the plain `derive`.
+    func derive(from source: UnsafeRawBufferPointer, baseOffset: Int, own: Range<Int>, layout: BinaryLayout?,
+                _ body: (DerivedBuffer) -> Void) {
+        if let self = self as? LayoutTransform {
+            self.derive(from: source, baseOffset: baseOffset, own: own, layout: layout, body)
+        } else {
+            derive(from: source, baseOffset: baseOffset, own: own, body)
+        }
+    }
+}
+
+/// A transform that needs the layout stage's result (the strings of an app-format file).
+protocol LayoutTransform: BufferTransform {
+    func derive(from source: UnsafeRawBufferPointer, baseOffset: Int, own: Range<Int>, layout: BinaryLayout?,
+                _ body: (DerivedBuffer) -> Void)
 }
 
 /// Text stored as UTF-16 (CFString literals, `__ustring`, resources, Java class files'
