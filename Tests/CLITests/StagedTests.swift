@@ -78,4 +78,41 @@ final class StagedTests: XCTestCase {
         env["GIT_INDEX_FILE"] = tempIndex
         XCTAssertEqual(lines(staged(repo, env: env)), ["staged a.txt:2"])
     }
+
+    /// A pre-commit hook pays for every git it starts (about 2 ms of CPU each): a staged scan
+    /// runs three, the repository probe, one `diff --cached` giving paths and added lines
+    /// together, and one `cat-file --batch` (it ran five: HEAD and the raw diff apart). The
+    /// findings stay the same, before the first commit and after.
+    func testRunsThreeGitProcesses() throws {
+        let tools = TempDir()
+        let log = tools.path + "/git.log"
+        // Logs each invocation's arguments on one line, then runs the real git.
+        tools.write("git", "#!/bin/sh\nprintf '%s ' \"$@\" >> '\(log)'\necho >> '\(log)'\nexec '\(GitFixture.gitPath)' \"$@\"\n")
+        XCTAssertEqual(chmod(tools.path + "/git", 0o755), 0)
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = tools.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        // The subcommand of each logged invocation: the first word past git's own options.
+        func subcommands() -> [String] {
+            let lines = tools.read("git.log").split(separator: "\n")
+            try? FileManager.default.removeItem(atPath: log)
+            return lines.map { line in
+                var words = line.split(separator: " ").map(String.init)[...]
+                while let w = words.first, w == "--no-pager" || w == "-C" || w == "-c" {
+                    words = words.dropFirst(w == "--no-pager" ? 1 : 2)
+                }
+                return words.first ?? ""
+            }.sorted()
+        }
+        let repo = GitFixture()
+        repo.write("first.env", "1\n2\n3\n4\n5\nk=\(a)\n")
+        repo.git(["add", "first.env"])
+        XCTAssertEqual(lines(staged(repo, env: env)), ["staged first.env:6"], "before the first commit")
+        XCTAssertEqual(subcommands(), ["cat-file", "diff", "rev-parse"])
+        _ = repo.commit("first")
+        repo.write("first.env", "1\n2\n3\n4\n5\nk=\(a)\nl=\(b)\n")
+        repo.git(["mv", "first.env", "moved.env"])
+        repo.git(["add", "-A"])
+        XCTAssertEqual(lines(staged(repo, env: env)), ["staged moved.env:7"], "against HEAD, the rename followed")
+        XCTAssertEqual(subcommands(), ["cat-file", "diff", "rev-parse"])
+    }
 }

@@ -7,6 +7,13 @@ final class RuleLoaderTests: XCTestCase {
         return try RuleLoader.load(text: String(contentsOf: url, encoding: .utf8), file: "gitleaks-config.toml")
     }
 
+    /// Stopwords are matched lowercased: ASCII ones take a fast path, others Unicode's mapping.
+    func testStopwordsAreLowercased() throws {
+        let file = try RuleLoader.load(text: "[[allowlists]]\nstopwords = ['ExAmPle_KEY-9', '\u{C9}T\u{C9}', 'x']\n", file: "c.toml", kind: .config)
+        XCTAssertEqual(file.allowlists.first?.stopwords, [Array("example_key-9".utf8), Array("\u{e9}t\u{e9}".utf8), Array("x".utf8)])
+        XCTAssertEqual(RuleLoader.lowercasedBytes("[@Z`{"), Array("[@z`{".utf8), "only A-Z change")
+    }
+
     func testGitleaksConfigLoadsAsIs() throws {
         let file = try loadGitleaks()
         XCTAssertEqual(file.warnings, [])

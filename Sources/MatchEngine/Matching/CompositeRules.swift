@@ -15,15 +15,19 @@ struct CompositeRules: Sendable {
 
     /// nil when no rule is composite or skipReport, so the matcher takes its usual path.
     init?(_ rules: [Rule]) {
+        // By index, reading only the two fields first: `enumerated()` copied every Rule twice
+        // (a retain and release per field), and the pack has no composite rule, so the map
+        // of ids is built only when one is there.
+        guard rules.indices.contains(where: { rules[$0].skipReport || !rules[$0].required.isEmpty }) else { return nil }
         var byId: [String: [Int]] = [:]
-        for (i, r) in rules.enumerated() { byId[r.id, default: []].append(i) }
+        for i in rules.indices { byId[rules[i].id, default: []].append(i) }
         var requirements: [Int: [(rules: [Int], required: RequiredRule)]] = [:]
         var skip = Set<Int>()
-        for (i, r) in rules.enumerated() {
-            if r.skipReport { skip.insert(i) }
+        for i in rules.indices {
+            if rules[i].skipReport { skip.insert(i) }
             // A required id that names no loaded rule can never be satisfied: the rule then
             // reports nothing, as in gitleaks (the CLI warns about it when loading).
-            if !r.required.isEmpty { requirements[i] = r.required.map { (byId[$0.id] ?? [], $0) } }
+            if !rules[i].required.isEmpty { requirements[i] = rules[i].required.map { (byId[$0.id] ?? [], $0) } }
         }
         if requirements.isEmpty && skip.isEmpty { return nil }
         self.requirements = requirements

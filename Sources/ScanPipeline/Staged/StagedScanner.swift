@@ -39,7 +39,7 @@ public final class StagedScanner {
         let reader = CatFileReader(git: git, streaming: false)
         reader.open()
         let diff = Result { try git.startStagedDiff() }
-        if case .success(let d) = diff { _ = try? d.paths() }  // HEAD and the paths, before the rules are ready
+        if case .success(let d) = diff { _ = try? d.paths() }  // the paths, before the rules are ready
         return Input(git: git, diff: diff, reader: reader, started: started)
     }
 
@@ -81,7 +81,7 @@ public final class StagedScanner {
         let listed: [StagedChange]
         do {
             reading = try input.diff.get()
-            listed = try reading.paths().changes
+            listed = try reading.paths()
         } catch { return fail(error) }
         let pipeline = BufferPipeline(ruleSet: ruleSet, options: options)
         var builder = FindingBuilder(options: options)
