@@ -33,6 +33,9 @@ import MatchEngine
 final class CommitTextScanner: @unchecked Sendable {
     let scanner: HistoryScanner
     let git: Git
+    /// The blob scan's commit listing, whose commit names are the selection's (no second
+    /// `rev-list`); nil when it could not start.
+    let log: CommitLog?
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Outcome
 
@@ -44,15 +47,16 @@ final class CommitTextScanner: @unchecked Sendable {
         var bytes = 0
     }
 
-    init(scanner: HistoryScanner, git: Git) {
+    init(scanner: HistoryScanner, git: Git, log: CommitLog?) {
         self.scanner = scanner
         self.git = git
+        self.log = log
         outcome = Outcome(builder: FindingBuilder(options: scanner.options))
     }
 
     func start() {
         Thread.detachNewThread { [self] in
-            var session = Session(scanner: scanner, git: git, outcome: outcome)
+            var session = Session(scanner: scanner, git: git, log: log, outcome: outcome)
             session.run()
             session.reader.close()
             outcome = session.outcome
@@ -73,14 +77,16 @@ final class CommitTextScanner: @unchecked Sendable {
     struct Session {
         let scanner: HistoryScanner
         let git: Git
+        let log: CommitLog?
         var outcome: Outcome
         let reader: CatFileReader
         let pipeline: BufferPipeline
         var failed = Set<[Int]>()
 
-        init(scanner: HistoryScanner, git: Git, outcome: Outcome) {
+        init(scanner: HistoryScanner, git: Git, log: CommitLog?, outcome: Outcome) {
             self.scanner = scanner
             self.git = git
+            self.log = log
             self.outcome = outcome
             reader = CatFileReader(git: git)
             pipeline = BufferPipeline(ruleSet: scanner.ruleSet, options: scanner.options)
@@ -101,8 +107,13 @@ final class CommitTextScanner: @unchecked Sendable {
                 return
             }
             var commits: [ObjectID] = []
-            do { commits = try CommitTexts.commits(git, selection: selection) } catch {
-                issue("commit messages", "not scanned: \(error)")
+            if let log {
+                // A failed listing is the blob scan's error entry (the same rev-list).
+                commits = log.listedCommits()
+            } else {
+                do { commits = try CommitTexts.commits(git, selection: selection) } catch {
+                    issue("commit messages", "not scanned: \(error)")
+                }
             }
             // The progress line's commit total: this listing is the same selection as the
             // blob scan's and ends long before it.
