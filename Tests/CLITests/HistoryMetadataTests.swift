@@ -99,6 +99,31 @@ final class HistoryMetadataTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains("\(annotated.prefix(7)) (note refs/notes/commits):1:15: keyshape-canary "), text.stdout)
     }
 
+    /// `--all-objects` reads the messages of commits and tags no ref or reflog reaches: a
+    /// commit written with `commit-tree` and never put on a ref, and a tag whose ref was
+    /// deleted. Without the flag neither is read.
+    func testAllObjectsScansUnreachableCommitAndTagMessages() {
+        let repo = GitFixture()
+        repo.write("README", "hello\n")
+        let head = repo.commit("init")
+        let dangling = repo.git(["commit-tree", "-p", head, "-m", "wip\n\nkey \(a)\n", repo.rev("HEAD^{tree}")])
+        repo.git(["tag", "-a", "gone", "-m", "release\n\(b)\n", head])
+        repo.git(["tag", "-d", "gone"])
+        XCTAssertEqual(repo.git(["for-each-ref"]).contains("gone"), false)
+        let plain = history(repo)
+        XCTAssertEqual(plain.run.status, 0, plain.run.stderr)
+        XCTAssertEqual(plain.texts, [])
+        let all = history(repo, ["--all-objects"])
+        XCTAssertEqual(all.run.status, 1, all.run.stderr)
+        XCTAssertEqual(all.texts.map(\.description).sorted(),
+                       [Meta(field: "message", commit: dangling, line: 3, column: 5),
+                        Meta(field: "tag", commit: head, tag: "gone", line: 2, column: 1)].map(\.description).sorted())
+        // Packed as well as loose (`-k` packs unreachable objects instead of dropping them).
+        repo.git(["repack", "-q", "-a", "-d", "-k"])
+        XCTAssertTrue(repo.git(["count-objects", "-v"]).hasPrefix("count: 0\n"))
+        XCTAssertEqual(history(repo, ["--all-objects"]).texts.count, 2)
+    }
+
     func testRangeAndSinceScanOnlyTheSelectedCommitsMessages() {
         let repo = GitFixture()
         repo.write("README", "hello\n")

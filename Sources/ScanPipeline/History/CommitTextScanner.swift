@@ -25,6 +25,10 @@ import MatchEngine
 /// notes of those commits, and a range end that is itself a tag object (a pushed tag in a
 /// pre-receive hook, on no ref yet).
 ///
+/// With `--all-objects` also the message of every commit and tag object in the store that
+/// no ref or reflog reaches (a rewritten or dropped commit, a deleted tag): a commit's at
+/// itself, a tag's at the object it points at, as for reachable ones.
+///
 /// Rules limited to paths (`path = …`) are about files and do not apply: a message has no
 /// path. The fingerprint is the pipeline's one function of the provenance
 /// (`Provenance.fingerprintPlace`: rule + commit + field, tag name or notes ref +
@@ -118,9 +122,20 @@ final class CommitTextScanner: @unchecked Sendable {
             // The progress line's commit total: this listing is the same selection as the
             // blob scan's and ends long before it.
             scanner.progress.commitsTotal.store(commits.count, ordering: .relaxed)
+            var unreachableTags: [ObjectID] = []
+            if history.allObjects {
+                do {
+                    let all = try git.allCommitsAndTags()
+                    let listed = Set(commits)
+                    commits += all.commits.filter { !listed.contains($0) }
+                    unreachableTags = all.tags
+                } catch {
+                    issue("unreachable commits and tags", "not scanned: \(error)")
+                }
+            }
             scanMessages(commits)
             let selected: Set<ObjectID>? = selecting ? Set(commits) : nil
-            scanTags(selected: selected, endpoints: selecting ? rangeEnds(history) : [])
+            scanTags(selected: selected, endpoints: selecting ? rangeEnds(history) : unreachableTags)
             scanNotes(selected: selected)
         }
 
