@@ -118,10 +118,23 @@ final class HistoryMetadataTests: XCTestCase {
         XCTAssertEqual(all.texts.map(\.description).sorted(),
                        [Meta(field: "message", commit: dangling, line: 3, column: 5),
                         Meta(field: "tag", commit: head, tag: "gone", line: 2, column: 1)].map(\.description).sorted())
-        // Packed as well as loose (`-k` packs unreachable objects instead of dropping them).
-        repo.git(["repack", "-q", "-a", "-d", "-k"])
-        XCTAssertTrue(repo.git(["count-objects", "-v"]).hasPrefix("count: 0\n"))
-        XCTAssertEqual(history(repo, ["--all-objects"]).texts.count, 2)
+        // Packed as well as loose: a commit and a tag packed while a ref reached them, then
+        // the branch, the tag and the reflogs dropped.
+        repo.git(["checkout", "-q", "-b", "doomed"])
+        let packed = repo.commit("doomed\n\n\(c)\n")
+        repo.git(["tag", "-a", "old", "-m", "\(c)\n", packed])
+        repo.git(["checkout", "-q", "main"])
+        repo.git(["repack", "-q", "-a", "-d"])
+        repo.git(["branch", "-q", "-D", "doomed"])
+        repo.git(["tag", "-d", "old"])
+        repo.git(["reflog", "expire", "--expire=now", "--all"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repo.path + "/.git/objects/" + packed.prefix(2) + "/" + packed.dropFirst(2)))
+        XCTAssertEqual(history(repo).texts, [])
+        XCTAssertEqual(history(repo, ["--all-objects"]).texts.map(\.description).sorted(),
+                       [Meta(field: "message", commit: dangling, line: 3, column: 5),
+                        Meta(field: "tag", commit: head, tag: "gone", line: 2, column: 1),
+                        Meta(field: "message", commit: packed, line: 3, column: 1),
+                        Meta(field: "tag", commit: packed, tag: "old", line: 1, column: 1)].map(\.description).sorted())
     }
 
     func testRangeAndSinceScanOnlyTheSelectedCommitsMessages() {
