@@ -46,6 +46,16 @@ public final class CatFileReader {
         content.deallocate()
     }
 
+    /// git's cache of rebuilt delta bases for the bulk reader (git's default is 96 MiB). The
+    /// history reads a file's versions batch by batch, so a long delta chain is walked again
+    /// in later batches once its bases have left a small cache. On git.git, cat-file ran
+    /// 12.4 s of CPU for the history's 165,290 blobs in keyshape's order with the default,
+    /// 8.5 s with 256 MiB, 8.2 s with 512 MiB and 8.1 s with 1 GiB (the same blobs in pack
+    /// order: 9.9 s); its peak resident size (most of it the mapped pack) 415 MB, 593 MB,
+    /// 832 MB and 1.3 GB. The memory is git's and grows only as far as chains of large blobs
+    /// need it.
+    static let deltaBaseCacheLimit = "256m"
+
     /// `--batch-command --buffer` (git 2.36+): output is written in large blocks and
     /// flushed once per request list instead of once per object.
     private var buffered = true
@@ -53,7 +63,8 @@ public final class CatFileReader {
 
     private func start() throws {
         buffered = streaming && git.versionAtLeast(2, 36)
-        let p = try git.spawn(["cat-file"] + (buffered ? ["--batch-command", "--buffer"] : ["--batch"]), stdin: .pipe)
+        let p = try git.spawn(["cat-file"] + (buffered ? ["--batch-command", "--buffer"] : ["--batch"]), stdin: .pipe,
+                              config: streaming ? ["core.deltaBaseCacheLimit=" + CatFileReader.deltaBaseCacheLimit] : [])
         Subprocess.enlargePipe(p.stdoutFD)
         process = p
         reader = FDReader(fd: p.stdoutFD, coalesce: buffered)

@@ -199,8 +199,11 @@ public final class Git: @unchecked Sendable {
     }
 
     /// Starts `git args…`.
-    func spawn(_ args: [String], stdin: Subprocess.Input = .null, stdout: Subprocess.Output = .pipe) throws -> Subprocess {
-        try Subprocess(executable: executable, arguments: arguments(args), environment: environment,
+    /// - Parameter config: `name=value` settings for this command only (after the isolating
+    ///   ones), such as a reader's cache size.
+    func spawn(_ args: [String], stdin: Subprocess.Input = .null, stdout: Subprocess.Output = .pipe,
+               config: [String] = []) throws -> Subprocess {
+        try Subprocess(executable: executable, arguments: arguments(config.flatMap { ["-c", $0] } + args), environment: environment,
                        commandName: Git.commandName(args), stdin: stdin, stdout: stdout)
     }
 

@@ -46,4 +46,22 @@ extension Git {
             throw GitError.commandFailed(command: "git cat-file --batch-all-objects", status: status, reason: p.stderrReason)
         }
     }
+
+    /// Every commit and annotated tag object in the object database (loose, packed and in
+    /// alternates), reachable or not, in pack order: `--all-objects` reads their messages too.
+    public func allCommitsAndTags() throws -> (commits: [ObjectID], tags: [ObjectID]) {
+        let p = try spawn(["cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)", "--unordered"])
+        let reader = FDReader(fd: p.stdoutFD)
+        var commits: [ObjectID] = [], tags: [ObjectID] = []
+        while let line = reader.token(0x0A) {
+            let f = line.split(separator: 0x20)
+            guard f.count == 2, let id = ObjectID(hexBytes: f[0]) else { continue }
+            if f[1].elementsEqual("commit".utf8) { commits.append(id) } else if f[1].elementsEqual("tag".utf8) { tags.append(id) }
+        }
+        let status = p.wait()
+        if status != 0 {
+            throw GitError.commandFailed(command: "git cat-file --batch-all-objects", status: status, reason: p.stderrReason)
+        }
+        return (commits, tags)
+    }
 }

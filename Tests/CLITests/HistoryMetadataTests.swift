@@ -100,6 +100,44 @@ final class HistoryMetadataTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains("\(annotated.prefix(7)) (note refs/notes/commits):1:15: keyshape-canary "), text.stdout)
     }
 
+    /// `--all-objects` reads the messages of commits and tags no ref or reflog reaches: a
+    /// commit written with `commit-tree` and never put on a ref, and a tag whose ref was
+    /// deleted. Without the flag neither is read.
+    func testAllObjectsScansUnreachableCommitAndTagMessages() {
+        let repo = GitFixture()
+        repo.write("README", "hello\n")
+        let head = repo.commit("init")
+        let dangling = repo.git(["commit-tree", "-p", head, "-m", "wip\n\nkey \(a)\n", repo.rev("HEAD^{tree}")])
+        repo.git(["tag", "-a", "gone", "-m", "release\n\(b)\n", head])
+        repo.git(["tag", "-d", "gone"])
+        XCTAssertEqual(repo.git(["for-each-ref"]).contains("gone"), false)
+        let plain = history(repo)
+        XCTAssertEqual(plain.run.status, 0, plain.run.stderr)
+        XCTAssertEqual(plain.texts, [])
+        let all = history(repo, ["--all-objects"])
+        XCTAssertEqual(all.run.status, 1, all.run.stderr)
+        XCTAssertEqual(all.texts.map(\.description).sorted(),
+                       [Meta(field: "message", commit: dangling, line: 3, column: 5),
+                        Meta(field: "tag", commit: head, tag: "gone", line: 2, column: 1)].map(\.description).sorted())
+        // Packed as well as loose: a commit and a tag packed while a ref reached them, then
+        // the branch, the tag and the reflogs dropped.
+        repo.git(["checkout", "-q", "-b", "doomed"])
+        let packed = repo.commit("doomed\n\n\(c)\n")
+        repo.git(["tag", "-a", "old", "-m", "\(c)\n", packed])
+        repo.git(["checkout", "-q", "main"])
+        repo.git(["repack", "-q", "-a", "-d"])
+        repo.git(["branch", "-q", "-D", "doomed"])
+        repo.git(["tag", "-d", "old"])
+        repo.git(["reflog", "expire", "--expire=now", "--all"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repo.path + "/.git/objects/" + packed.prefix(2) + "/" + packed.dropFirst(2)))
+        XCTAssertEqual(history(repo).texts, [])
+        XCTAssertEqual(history(repo, ["--all-objects"]).texts.map(\.description).sorted(),
+                       [Meta(field: "message", commit: dangling, line: 3, column: 5),
+                        Meta(field: "tag", commit: head, tag: "gone", line: 2, column: 1),
+                        Meta(field: "message", commit: packed, line: 3, column: 1),
+                        Meta(field: "tag", commit: packed, tag: "old", line: 1, column: 1)].map(\.description).sorted())
+    }
+
     func testRangeAndSinceScanOnlyTheSelectedCommitsMessages() {
         let repo = GitFixture()
         repo.write("README", "hello\n")

@@ -425,6 +425,51 @@ final class CommitLogTests: XCTestCase {
         XCTAssertEqual(Set(try read(try f.git(), range).map(\.commit.id)), [side, merge])
     }
 
+    /// Several diff-tree processes, each given every n-th chunk of the commit list, give the
+    /// commits and changes of one process in the same order: chunks of commits with no
+    /// change (diff-tree prints nothing for them), a merge, more chunks than processes, and
+    /// a process dealt no chunk at all.
+    func testShardedListingKeepsOrderAndChanges() throws {
+        let f = Fixture()
+        f.write("a.txt", "0\n")
+        f.commit("root")
+        for i in 1...9 {
+            if i % 3 == 0 {
+                f.commit("empty \(i)")  // no change
+            } else {
+                f.write("f\(i).txt", "\(i)\n")
+                f.commit("add \(i)")
+            }
+        }
+        f.run(["checkout", "-q", "-b", "side", "HEAD~4"])
+        f.write("side.txt", "s\n")
+        f.commit("side")
+        f.run(["checkout", "-q", "main"])
+        f.run(["merge", "-q", "--no-ff", "--no-commit", "side"])
+        f.write("evil.txt", "e\n")  // in neither parent: the merge's combined diff lists it
+        f.commit("merge")
+        let git = try f.git()
+        func list(shards: Int, chunk: Int) throws -> (commits: [String], listed: [ObjectID]) {
+            let log = try CommitLog(git: git, selection: CommitSelection(), shards: shards, chunkCommits: chunk)
+            var out: [String] = []
+            while let c = try log.next() {
+                out.append(c.commit.id.hex + " " + c.commit.parents.map(\.hex).joined(separator: ",") + " "
+                           + c.changes.map { String(decoding: $0.path, as: UTF8.self) + ":" + $0.newBlob.hex + ":" + $0.oldBlobs.map(\.hex).joined(separator: ",") }.joined(separator: ";"))
+            }
+            return (out, log.listedCommits())
+        }
+        let one = try list(shards: 1, chunk: 1000)
+        let revList = f.run(["rev-list", "--all", "--reflog"]).split(separator: "\n").map { ObjectID(String($0))! }
+        XCTAssertEqual(one.listed, revList)
+        XCTAssertEqual(one.commits.count, revList.count - 3, "the three empty commits print nothing")
+        XCTAssertTrue(one.commits.contains { $0.split(separator: " ")[1].contains(",") && $0.contains("evil.txt") }, "the merge is listed")
+        for (shards, chunk) in [(2, 1), (3, 2), (2, 3), (4, 5), (3, 100)] {
+            let sharded = try list(shards: shards, chunk: chunk)
+            XCTAssertEqual(sharded.commits, one.commits, "\(shards) processes, \(chunk) commits a chunk")
+            XCTAssertEqual(sharded.listed, revList)
+        }
+    }
+
     func testReflogAndStashEnumeration() throws {
         let f = Fixture()
         f.write("a", "1\n")

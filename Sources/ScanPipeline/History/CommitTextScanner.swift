@@ -25,6 +25,10 @@ import MatchEngine
 /// notes of those commits, and a range end that is itself a tag object (a pushed tag in a
 /// pre-receive hook, on no ref yet).
 ///
+/// With `--all-objects` also the message of every commit and tag object in the store that
+/// no ref or reflog reaches (a rewritten or dropped commit, a deleted tag): a commit's at
+/// itself, a tag's at the object it points at, as for reachable ones.
+///
 /// Rules limited to paths (`path = …`) are about files and do not apply: a message has no
 /// path. The fingerprint is the pipeline's one function of the provenance
 /// (`Provenance.fingerprintPlace`: rule + commit + field, tag name or notes ref +
@@ -33,6 +37,9 @@ import MatchEngine
 final class CommitTextScanner: @unchecked Sendable {
     let scanner: HistoryScanner
     let git: Git
+    /// The blob scan's commit listing, whose commit names are the selection's (no second
+    /// `rev-list`); nil when it could not start.
+    let log: CommitLog?
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Outcome
 
@@ -44,15 +51,16 @@ final class CommitTextScanner: @unchecked Sendable {
         var bytes = 0
     }
 
-    init(scanner: HistoryScanner, git: Git) {
+    init(scanner: HistoryScanner, git: Git, log: CommitLog?) {
         self.scanner = scanner
         self.git = git
+        self.log = log
         outcome = Outcome(builder: FindingBuilder(options: scanner.options))
     }
 
     func start() {
         Thread.detachNewThread { [self] in
-            var session = Session(scanner: scanner, git: git, outcome: outcome)
+            var session = Session(scanner: scanner, git: git, log: log, outcome: outcome)
             session.run()
             session.reader.close()
             outcome = session.outcome
@@ -73,14 +81,16 @@ final class CommitTextScanner: @unchecked Sendable {
     struct Session {
         let scanner: HistoryScanner
         let git: Git
+        let log: CommitLog?
         var outcome: Outcome
         let reader: CatFileReader
         let pipeline: BufferPipeline
         var failed = Set<[Int]>()
 
-        init(scanner: HistoryScanner, git: Git, outcome: Outcome) {
+        init(scanner: HistoryScanner, git: Git, log: CommitLog?, outcome: Outcome) {
             self.scanner = scanner
             self.git = git
+            self.log = log
             self.outcome = outcome
             reader = CatFileReader(git: git)
             pipeline = BufferPipeline(ruleSet: scanner.ruleSet, options: scanner.options)
@@ -101,15 +111,31 @@ final class CommitTextScanner: @unchecked Sendable {
                 return
             }
             var commits: [ObjectID] = []
-            do { commits = try CommitTexts.commits(git, selection: selection) } catch {
-                issue("commit messages", "not scanned: \(error)")
+            if let log {
+                // A failed listing is the blob scan's error entry (the same rev-list).
+                commits = log.listedCommits()
+            } else {
+                do { commits = try CommitTexts.commits(git, selection: selection) } catch {
+                    issue("commit messages", "not scanned: \(error)")
+                }
             }
             // The progress line's commit total: this listing is the same selection as the
             // blob scan's and ends long before it.
             scanner.progress.commitsTotal.store(commits.count, ordering: .relaxed)
+            var unreachableTags: [ObjectID] = []
+            if history.allObjects {
+                do {
+                    let all = try git.allCommitsAndTags()
+                    let listed = Set(commits)
+                    commits += all.commits.filter { !listed.contains($0) }
+                    unreachableTags = all.tags
+                } catch {
+                    issue("unreachable commits and tags", "not scanned: \(error)")
+                }
+            }
             scanMessages(commits)
             let selected: Set<ObjectID>? = selecting ? Set(commits) : nil
-            scanTags(selected: selected, endpoints: selecting ? rangeEnds(history) : [])
+            scanTags(selected: selected, endpoints: selecting ? rangeEnds(history) : unreachableTags)
             scanNotes(selected: selected)
         }
 

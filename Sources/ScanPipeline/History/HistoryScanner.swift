@@ -75,7 +75,7 @@ public final class HistoryScanner: @unchecked Sendable {
             run.notes.append("the repository's shallow file lists \(n) commit\(n == 1 ? "" : "s") whose parents are present (a real shallow clone lacks them); \(n == 1 ? "that entry was" : "those entries were") ignored, so history is read as the objects say")
         }
         // Commit messages, annotated tags and notes, on their own thread (CommitTextScanner.swift).
-        let texts = CommitTextScanner(scanner: self, git: git)
+        let texts = CommitTextScanner(scanner: self, git: git, log: try? input.log.get())
         texts.start()
         run.scanCommits(input.log)
         if history.allObjects { run.scanUnreachable() }

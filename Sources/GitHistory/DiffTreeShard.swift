@@ -1,0 +1,161 @@
+import Foundation
+
+/// One `git diff-tree --stdin` of several run side by side (`CommitLog`): the chunks of the
+/// commit list dealt to it go in on a writer thread, and a reader thread parses what it
+/// sends back into whole chunks of commits with their changes, a few chunks ahead of the
+/// consumer.
+///
+/// Each chunk of commit lines is followed by a line git does not take for a commit
+/// (`\x02`), which `diff-tree --stdin` echoes as it is at exactly that place in its output,
+/// so a chunk's end is found by the parser without counting commits (a commit with no
+/// change prints nothing).
+///
+/// No deadlock whatever the speeds: the feed is unbounded (the whole commit list is a few
+/// MiB even for git.git), so the dispatcher never waits for a process; each reader waits
+/// only for its own process and for the consumer, which takes chunks in order.
+final class DiffTreeShard: @unchecked Sendable {
+    let process: Subprocess
+    private let condition = NSCondition()
+    /// Chunks of `rev-list` lines not written yet.
+    private var feed: [[UInt8]] = []
+    private var feedClosed = false
+    /// Parsed chunks not taken yet; at most `ahead`.
+    private var parsed: [Chunk] = []
+    private var cancelled = false
+    private let writerDone = DispatchSemaphore(value: 0)
+    private let readerDone = DispatchSemaphore(value: 0)
+
+    /// Parsed chunks kept ready per process: enough that a process never waits while the
+    /// consumer works through another one's chunk, few enough that memory stays small.
+    static let ahead = 3
+    /// The line after each chunk.
+    static let marker: [UInt8] = [0x02, 0x0A]
+
+    enum Chunk {
+        /// `complete`: the chunk's marker was read (else git's output ended inside it).
+        case commits([CommitChanges], complete: Bool)
+        /// git's output ended (no more chunks from this process).
+        case end
+        case failed(GitError)
+    }
+
+    init(git: Git, arguments: [String]) throws {
+        process = try git.spawn(arguments, stdin: .pipe)
+        Subprocess.enlargePipe(process.stdoutFD)
+        let fd = process.stdinFD
+        Thread.detachNewThread { [self] in writeFeed(fd) }
+        let reader = FDReader(fd: process.stdoutFD)
+        Thread.detachNewThread { [self] in readChunks(reader) }
+    }
+
+    /// Queues a chunk of `rev-list --parents` lines (each ending in a newline).
+    func send(_ lines: [UInt8]) {
+        condition.lock()
+        feed.append(lines + DiffTreeShard.marker)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more chunks: git's stdin is closed once the queued ones are written.
+    func closeFeed() {
+        condition.lock()
+        feedClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next chunk of this process, in the order they were sent.
+    func take() -> Chunk {
+        condition.lock()
+        defer { condition.unlock() }
+        while parsed.isEmpty { condition.wait() }
+        let c = parsed.removeFirst()
+        if case .commits = c {} else { parsed.insert(c, at: 0) }  // the end stays the end
+        condition.broadcast()
+        return c
+    }
+
+    /// Ends git and both threads (a stopped scan).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+        process.terminate()
+    }
+
+    /// Waits for the threads and git; git's exit status.
+    func wait() -> Int32 {
+        writerDone.wait()
+        readerDone.wait()
+        return process.wait()
+    }
+
+    private func writeFeed(_ fd: Int32) {
+        defer { writerDone.signal() }
+        var failed = false
+        while true {
+            condition.lock()
+            while feed.isEmpty && !feedClosed && !cancelled { condition.wait() }
+            if cancelled || feed.isEmpty {
+                condition.unlock()
+                break
+            }
+            let chunk = feed.removeFirst()
+            condition.unlock()
+            // git gone (it failed, or was ended): the rest is dropped; its status tells why.
+            if !failed && !DiffTreeShard.writeAll(fd, chunk) { failed = true }
+        }
+        process.closeStdin()
+    }
+
+    private func put(_ chunk: Chunk) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while parsed.count >= DiffTreeShard.ahead && !cancelled { condition.wait() }
+        if cancelled { return false }
+        parsed.append(chunk)
+        condition.broadcast()
+        return true
+    }
+
+    private func readChunks(_ reader: FDReader) {
+        defer { readerDone.signal() }
+        var parser = DiffTreeParser(reader: reader)
+        while true {
+            do {
+                let (commits, complete) = try parser.chunk()
+                if !commits.isEmpty || complete {
+                    if !put(.commits(commits, complete: complete)) { return }
+                }
+                // Output that ends without a marker: git ended (its status says why, and the
+                // commit log sees fewer chunks than it dealt).
+                if !complete {
+                    _ = put(.end)
+                    return
+                }
+            } catch let error as GitError {
+                _ = put(.failed(error))
+                process.terminate()
+                return
+            } catch {
+                _ = put(.failed(.unexpectedOutput(command: "git diff-tree", detail: "\(error)")))
+                process.terminate()
+                return
+            }
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = write(fd, raw.baseAddress! + off, raw.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                off += n
+            }
+            return true
+        }
+    }
+}
