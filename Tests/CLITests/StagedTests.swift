@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape staged`: only what the next commit adds, at its line in the staged version.
 final class StagedTests: XCTestCase {

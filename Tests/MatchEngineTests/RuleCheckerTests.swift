@@ -33,4 +33,26 @@ final class RuleCheckerTests: XCTestCase {
         XCTAssertTrue(problems.contains("id must be lowercase words joined by '-'"), "\(problems)")
         XCTAssertTrue(problems.contains("fewer than 2 examples"), "\(problems)")
     }
+
+    func testCommonWordKeywordsFailTheBar() throws {
+        let file = try RuleLoader.load(text: """
+        [[rules]]
+        id = "word-keyed"
+        regex = '''(pat[A-Za-z0-9]{14})'''
+        keywords = ["PAT", "basic", "zq9_"]
+        [[rules]]
+        id = "prefix-keyed"
+        regex = '''(?:=|")(pat[A-Za-z0-9]{14})'''
+        keywords = ["=pat", "\\"pat"]
+        """, file: "w.toml")
+        let problems = RuleChecker.check(files: [file], requireExamples: true).filter { $0.message.hasPrefix("keyword") }
+        XCTAssertEqual(problems.map { "\($0.rule): \($0.message)" }.sorted(), [
+            "word-keyed: keyword `basic` is the common word `basic`: the rule would wake on most files",
+            "word-keyed: keyword `pat` is part of the common word `path`: the rule would wake on most files",
+        ])
+        XCTAssertTrue(RuleChecker.check(files: [file], requireExamples: false).filter { $0.message.hasPrefix("keyword") }.isEmpty,
+                      "only the pack's bar (--require-examples) checks keywords")
+        XCTAssertEqual(CommonWords.word(containing: "ably"), "probably")
+        XCTAssertNil(CommonWords.word(containing: "ably_"), "a keyword with a separator is no word")
+    }
 }

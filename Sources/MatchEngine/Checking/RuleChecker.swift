@@ -42,7 +42,9 @@ public enum RuleChecker {
     public static let idPattern = try! Regex("^[a-z0-9]+(?:-[a-z0-9]+)*\\z")
     public static let openMarker = "«", closeMarker = "»"
 
-    /// - Parameter requireExamples: fail rules with fewer than two examples and two negative examples.
+    /// - Parameter requireExamples: the builtin pack's bar: fail rules with fewer than two
+    ///   examples and two negative examples, and rules with a keyword that is a common word or
+    ///   part of one (`CommonWords`), which would make the keyword prefilter select nothing.
     /// - Parameter runner: makes, for the combined rule set, the function that runs one
     ///   example (nil: the matcher alone).
     public static func check(files: [RuleFile], requireExamples: Bool,
@@ -71,6 +73,13 @@ public enum RuleChecker {
                 if requireExamples {
                     if rule.examples.count < 2 { problems.append(.init(rule: rule.id, position: rule.source, message: "fewer than 2 examples")) }
                     if rule.negativeExamples.count < 2 { problems.append(.init(rule: rule.id, position: rule.source, message: "fewer than 2 negative examples")) }
+                    for keyword in rule.keywords {
+                        // Only letters can be part of a word, so what is printed is a lower-case word.
+                        guard let word = CommonWords.word(containing: keyword) else { continue }
+                        let part = keyword.lowercased() == word ? "" : "part of "
+                        problems.append(.init(rule: rule.id, position: rule.source,
+                                              message: "keyword `\(keyword.lowercased())` is \(part)the common word `\(word)`: the rule would wake on most files"))
+                    }
                 }
             }
         }
