@@ -198,4 +198,36 @@ final class ArchiveScanTests: XCTestCase {
         let scanned = try json(scan).findings.first
         XCTAssertEqual(scanned?["fingerprint"] as? String, findings.first?["fingerprint"] as? String, scan.stdout)
     }
+
+    // MARK: fixtures from real tools
+
+    /// `Fixtures/archives/make-archives.sh` builds zip (stored and deflated), a jar layout, tar
+    /// with each compressor, ar in a .deb's layout, a clang Mach-O object in an .ipa, and
+    /// archives nested three deep, and writes where each planted key is (found by searching
+    /// the member's bytes, not by keyshape). Every one is reported at exactly that place and
+    /// nothing else is.
+    func testFixturesFromRealTools() throws {
+        let dir = TempDir()
+        let made = runProcess("/bin/bash", [Repo.path("Fixtures/archives/make-archives.sh"), dir.path + "/out", key])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let expected = try String(contentsOfFile: dir.path + "/out/expected.txt", encoding: .utf8)
+            .split(separator: "\n").map(String.init).sorted()
+        XCTAssertEqual(expected.count, 12, expected.joined(separator: "\n"))
+        let r = keyshape(["scan", dir.path + "/out", "--no-config", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        // `LOCATION: RULE (description) [fingerprint]` -> `LOCATION RULE`.
+        let found = r.stdout.split(separator: "\n").map { line -> String in
+            let text = String(line)
+            guard let cut = text.range(of: ": stripe-live-secret-key ") else { return text }
+            return String(text[..<cut.lowerBound]) + " stripe-live-secret-key"
+        }.sorted()
+        XCTAssertEqual(found, expected, r.stdout)
+        // The nested Mach-O's chain and place in JSON.
+        let json = keyshape(["scan", dir.path + "/out/release.zip", "--no-config", "--format", "json", "--no-progress"])
+        let location = try XCTUnwrap(try self.json(json).findings.first?["location"] as? [String: Any], json.stdout)
+        XCTAssertEqual(location["archive"] as? [String], ["bundle.tar.gz", "dist/App.ipa", "Payload/App.app/App"])
+        XCTAssertEqual(location["format"] as? String, "mach-o")
+        XCTAssertEqual(location["section"] as? String, "__TEXT,__cstring")
+    }
 }
