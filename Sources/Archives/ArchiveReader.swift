@@ -77,6 +77,35 @@ public final class ArchiveReader {
                 kind = head.withUnsafeBytes { ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }
             }
             try run(.member(parent), centralDirectory: false, body)
+        case .stream(let fill):
+            // The head is read to sniff it (when the caller did not) and handed on first.
+            var head: [UInt8] = []
+            var ended = false
+            if kind == nil {
+                head = [UInt8](repeating: 0, count: ArchiveKind.headLength)
+                var filled = 0
+                while filled < head.count {
+                    let got = head.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+                    if got < 0 { ended = true; break }
+                    if got == 0 { break }
+                    filled += got
+                }
+                head.removeSubrange(filled...)
+                kind = head.withUnsafeBytes { ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }
+            }
+            if ended {
+                problems.append(ArchiveProblem(.sourceUnreadable))
+                return problems
+            }
+            var served = 0
+            let prefixed: (UnsafeMutableRawBufferPointer) -> Int = { buffer in
+                guard served < head.count else { return fill(buffer) }
+                let count = min(buffer.count, head.count - served)
+                head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + served, byteCount: count) }
+                served += count
+                return count
+            }
+            try run(.stream(prefixed), centralDirectory: false, body)
         }
         return problems
     }
