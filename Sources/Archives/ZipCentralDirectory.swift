@@ -34,8 +34,13 @@ enum ZipCentralDirectory {
             if entry.localOffset < reach || entry.localOffset == reachStart {
                 overlapping.append(entry)
             }
-            let (dataEnd, overflow) = entry.localOffset.addingReportingOverflow(30 + Int64(entry.name.count) + entry.compressedSize)
-            if !overflow, dataEnd > reach {
+            // Sizes come from the file (a zip64 size may be near Int64.max): no sum may trap.
+            let (headerEnd, overflowA) = entry.localOffset.addingReportingOverflow(30 + Int64(entry.name.count))
+            let (dataEnd, overflowB) = headerEnd.addingReportingOverflow(entry.compressedSize)
+            if overflowA || overflowB {
+                reach = .max
+                reachStart = entry.localOffset
+            } else if dataEnd > reach {
                 reach = dataEnd
                 reachStart = entry.localOffset
             }

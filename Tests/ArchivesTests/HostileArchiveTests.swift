@@ -229,6 +229,29 @@ final class HostileArchiveTests: XCTestCase {
         }
     }
 
+    /// A zip64 directory entry claiming a compressed size near Int64.max (and one at
+    /// Int64.max's offset): read without a trap, the entries after it reported as inside it.
+    func testDirectoryWithHugeZip64SizesDoesNotTrap() {
+        let body = Array("x\n".utf8)
+        var zip: [UInt8] = []
+        zip.le32(0x0403_4b50); zip.le16(45); zip.le16(0); zip.le16(0); zip.le16(0); zip.le16(0x21)
+        zip.le32(CRC32.of(body)); zip.le32(UInt32(body.count)); zip.le32(UInt32(body.count)); zip.le16(5); zip.le16(0)
+        zip += Array("a.txt".utf8) + body
+        let centralOffset = zip.count
+        for (name, offset) in [("a.txt", Int64(0)), ("b.txt", Int64.max - 10)] {
+            zip.le32(0x0201_4b50); zip.le16(45); zip.le16(45); zip.le16(0); zip.le16(0); zip.le16(0); zip.le16(0x21)
+            zip.le32(0); zip.le32(0xffff_ffff); zip.le32(0xffff_ffff); zip.le16(5); zip.le16(28)
+            zip.le16(0); zip.le16(0); zip.le16(0); zip.le32(0); zip.le32(0xffff_ffff)
+            zip += Array(name.utf8)
+            zip.le16(1); zip.le16(24); zip.le64(2); zip.le64(Int64.max - 5); zip.le64(offset)
+        }
+        let centralSize = zip.count - centralOffset
+        zip.le32(0x0605_4b50); zip.le16(0); zip.le16(0); zip.le16(2); zip.le16(2)
+        zip.le32(UInt32(centralSize)); zip.le32(UInt32(centralOffset)); zip.le16(0)
+        let outcome = ArchiveWalk.read(.bytes(zip))
+        XCTAssertEqual(outcome.problems(.overlapping).first.map(outcome.chain), "b.txt", "\(outcome.problems)")
+    }
+
     // MARK: names
 
     /// `../`, absolute and control-character names are data: read, reported escaped, and
