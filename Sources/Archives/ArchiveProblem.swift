@@ -31,6 +31,9 @@ public struct ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible
         case remainderUnread
         /// The source itself (file descriptor) could not be read.
         case sourceUnreadable
+        /// A zip entry whose data is shared with another entry's (two directory entries at
+        /// one local header, or one inside another's data): not read.
+        case overlapping
     }
 
     public var kind: Kind
@@ -65,6 +68,7 @@ public struct ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible
         case .depthLimit: return "archive nested deeper than the depth limit; not opened"
         case .remainderUnread: return "the members after this point cannot be reached; not scanned"
         case .sourceUnreadable: return "archive could not be read"
+        case .overlapping: return "zip entry overlaps another entry's data (a zip bomb's construction); not scanned"
         }
     }
 

@@ -46,10 +46,14 @@ public final class ArchiveReader {
     /// reading and propagate; archive problems are returned.
     @discardableResult
     public func forEachMember(_ body: (ArchiveMember) throws -> Void) rethrows -> [ArchiveProblem] {
+        // A level too deep is a problem like any other, counted against the shared problem
+        // limit: a 42.zip-style tree holds 65,536 archives at its fifth level, and each one
+        // an error entry of its own would be a flood, not a report.
         guard depth <= budget.limits.maxDepth else {
-            problems.append(ArchiveProblem(.depthLimit))
+            note(ArchiveProblem(.depthLimit))
             return problems
         }
+        guard !budget.isExhausted else { return problems }
         switch source {
         case .bytes(let bytes):
             try bytes.withUnsafeBytes { try readMemory($0, body) }
@@ -77,6 +81,35 @@ public final class ArchiveReader {
                 kind = head.withUnsafeBytes { ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }
             }
             try run(.member(parent), centralDirectory: false, body)
+        case .stream(let fill):
+            // The head is read to sniff it (when the caller did not) and handed on first.
+            var head: [UInt8] = []
+            var ended = false
+            if kind == nil {
+                head = [UInt8](repeating: 0, count: ArchiveKind.headLength)
+                var filled = 0
+                while filled < head.count {
+                    let got = head.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+                    if got < 0 { ended = true; break }
+                    if got == 0 { break }
+                    filled += got
+                }
+                head.removeSubrange(filled...)
+                kind = head.withUnsafeBytes { ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }
+            }
+            if ended {
+                problems.append(ArchiveProblem(.sourceUnreadable))
+                return problems
+            }
+            var served = 0
+            let prefixed: (UnsafeMutableRawBufferPointer) -> Int = { buffer in
+                guard served < head.count else { return fill(buffer) }
+                let count = min(buffer.count, head.count - served)
+                head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + served, byteCount: count) }
+                served += count
+                return count
+            }
+            try run(.stream(prefixed), centralDirectory: false, body)
         }
         return problems
     }
@@ -129,10 +162,45 @@ public final class ArchiveReader {
 
     private enum Next { case done, reopen(after: Int) }
 
+    /// Names of zip entries found sharing another entry's data (reported, then not read).
+    private var overlapping = Set<[UInt8]>()
+
+    /// The overlapping entries of a seekable zip with a central directory.
+    private static func overlappingEntries(_ backing: SourceCursor.Backing, maxEntries: Int) -> [[UInt8]] {
+        switch backing {
+        case .memory(let bytes):
+            return ZipCentralDirectory.overlapping(size: Int64(bytes.count), maxEntries: maxEntries) { offset, count in
+                guard offset >= 0, count >= 0, offset + Int64(count) <= Int64(bytes.count) else { return nil }
+                return Array(bytes[Int(offset)..<(Int(offset) + count)])
+            }
+        case .descriptor(let fd, let size?, _):
+            return ZipCentralDirectory.overlapping(size: size, maxEntries: maxEntries) { offset, count in
+                guard offset >= 0, count >= 0, offset + Int64(count) <= size else { return nil }
+                var out = [UInt8](repeating: 0, count: count)
+                var filled = 0
+                while filled < count {
+                    let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+                    if got < 0, errno == EINTR { continue }
+                    if got <= 0 { return nil }
+                    filled += got
+                }
+                return out
+            }
+        default:
+            return []
+        }
+    }
+
     private func run(_ backing: SourceCursor.Backing, centralDirectory: Bool, _ body: (ArchiveMember) throws -> Void) rethrows {
         guard let kind else {
             problems.append(ArchiveProblem(.unreadable))
             return
+        }
+        if kind == .zip, centralDirectory {
+            for name in Self.overlappingEntries(backing, maxEntries: budget.limits.maxMembers) where !budget.isExhausted {
+                note(ArchiveProblem(.overlapping, member: name))
+                overlapping.insert(name)
+            }
         }
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: budget.limits.readBlockBytes, alignment: 16)
         defer { scratch.deallocate() }
@@ -190,6 +258,7 @@ public final class ArchiveReader {
             if index <= resumeAfter { continue }
             let name = ArchiveSession.name(of: entry)
             lastName = name
+            if !overlapping.isEmpty, overlapping.contains(name) { continue }
             guard budget.admitMember() else {
                 session.record(ArchiveProblem(.memberLimit, member: name))
                 return .done

@@ -105,6 +105,9 @@ final class ArchiveSession {
             return ArchiveProblem(.sourceUnreadable, member: member,
                                   detail: ArchiveProblem.detail(from: strerror(cursor.failedErrno)))
         }
+        if cursor.failed, case .stream = cursor.backing {
+            return ArchiveProblem(.sourceUnreadable, member: member)
+        }
         let raw = archive_error_string(handle)
         let text = raw.map { String(cString: $0) } ?? ""
         let kind: ArchiveProblem.Kind

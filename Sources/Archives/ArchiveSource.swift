@@ -12,4 +12,9 @@ public enum ArchiveSource {
     /// A member of an archive being read (a nested archive), streamed out of its parent
     /// without being held whole: valid only inside the parent's `forEachMember` body.
     case member(ArchiveMember)
+    /// Bytes read front to back through a callback that fills the buffer it is given and
+    /// returns how many bytes it put there (0 at the end, -1 when the source failed): a git
+    /// blob too large to hold, streamed from `git cat-file` while it is read. Never sought;
+    /// a zip is read by its local headers, as a nested one is.
+    case stream((UnsafeMutableRawBufferPointer) -> Int)
 }

@@ -16,6 +16,7 @@ final class SourceCursor {
         /// `size` nil: a stream (a pipe), whose first bytes `prefix` were already read to sniff it.
         case descriptor(Int32, size: Int64?, prefix: [UInt8])
         case member(ArchiveMember)
+        case stream((UnsafeMutableRawBufferPointer) -> Int)
     }
 
     let backing: Backing
@@ -39,7 +40,7 @@ final class SourceCursor {
         switch backing {
         case .memory: return true
         case .descriptor(_, let size, _): return size != nil
-        case .member: return false
+        case .member, .stream: return false
         }
     }
 
@@ -47,7 +48,7 @@ final class SourceCursor {
         switch backing {
         case .memory(let bytes): return Int64(bytes.count)
         case .descriptor(_, let size, _): return size
-        case .member: return nil
+        case .member, .stream: return nil
         }
     }
 
@@ -103,6 +104,17 @@ final class SourceCursor {
             position += Int64(got)
             delivered += Int64(got)
             return got
+        case .stream(let fill):
+            let buffer = scratch()
+            let got = fill(buffer)
+            guard got >= 0 else {
+                failed = true
+                return -1
+            }
+            out.pointee = UnsafeRawPointer(buffer.baseAddress)
+            position += Int64(min(got, buffer.count))
+            delivered += Int64(min(got, buffer.count))
+            return min(got, buffer.count)
         }
     }
 

@@ -199,4 +199,103 @@ final class ArchiveScanTests: XCTestCase {
         let scanned = try json(scan).findings.first
         XCTAssertEqual(scanned?["fingerprint"] as? String, findings.first?["fingerprint"] as? String, scan.stdout)
     }
+
+    // MARK: fixtures from real tools
+
+    /// `Fixtures/archives/make-archives.sh` builds zip (stored and deflated), a jar layout, tar
+    /// with each compressor, ar in a .deb's layout, a clang Mach-O object in an .ipa, and
+    /// archives nested three deep, and writes where each planted key is (found by searching
+    /// the member's bytes, not by keyshape). Every one is reported at exactly that place and
+    /// nothing else is.
+    func testFixturesFromRealTools() throws {
+        let dir = TempDir()
+        let made = runProcess("/bin/bash", [Repo.path("Fixtures/archives/make-archives.sh"), dir.path + "/out", key])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let expected = try String(contentsOfFile: dir.path + "/out/expected.txt", encoding: .utf8)
+            .split(separator: "\n").map(String.init).sorted()
+        XCTAssertEqual(expected.count, 12, expected.joined(separator: "\n"))
+        let r = keyshape(["scan", dir.path + "/out", "--no-config", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        // `LOCATION: RULE (description) [fingerprint]` -> `LOCATION RULE`.
+        let found = r.stdout.split(separator: "\n").map { line -> String in
+            let text = String(line)
+            guard let cut = text.range(of: ": stripe-live-secret-key ") else { return text }
+            return String(text[..<cut.lowerBound]) + " stripe-live-secret-key"
+        }.sorted()
+        XCTAssertEqual(found, expected, r.stdout)
+        // The nested Mach-O's chain and place in JSON.
+        let json = keyshape(["scan", dir.path + "/out/release.zip", "--no-config", "--format", "json", "--no-progress"])
+        let location = try XCTUnwrap(try self.json(json).findings.first?["location"] as? [String: Any], json.stdout)
+        XCTAssertEqual(location["archive"] as? [String], ["bundle.tar.gz", "dist/App.ipa", "Payload/App.app/App"])
+        XCTAssertEqual(location["format"] as? String, "mach-o")
+        XCTAssertEqual(location["section"] as? String, "__TEXT,__cstring")
+    }
+
+    // MARK: staged and streamed blobs
+
+    /// A staged .zip and .jar are opened as `scan` opens them: the key at `file.zip!member`
+    /// with its line and column in the member; once committed, a change to the archive that
+    /// keeps the key adds nothing.
+    func testStagedArchivesAreOpened() throws {
+        let repo = GitFixture()
+        repo.write("README.md", "demo\n")
+        repo.commit("base")
+        let work = TempDir()
+        work.write("w/config/app.env", "mode=live\nSTRIPE_KEY=\(key)\n" + String(repeating: "# padding so zip deflates it\n", count: 20))
+        work.write("w/application.properties", "app.name=demo\nstripe.secret=\(key)\n")
+        sh(work, "cd w && zip -q -9 '\(repo.path)/release.zip' config/app.env && zip -q -9 '\(repo.path)/app.jar' application.properties")
+        repo.git(["add", "release.zip", "app.jar"])
+        let r = keyshape(["staged", repo.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        assertNoKey(r)
+        let (findings, errors) = try json(r)
+        XCTAssertEqual(errors.count, 0, r.stdout)
+        let places = findings.compactMap { $0["location"] as? [String: Any] }.map {
+            "\($0["kind"] as? String ?? "") \($0["path"] as? String ?? "")!\(($0["archive"] as? [String] ?? []).joined(separator: "!")):\($0["line"] as? Int ?? 0):\($0["column"] as? Int ?? 0)"
+        }.sorted()
+        XCTAssertEqual(places, ["staged app.jar!application.properties:2:15", "staged release.zip!config/app.env:2:12"], r.stdout)
+        let text = keyshape(["staged", repo.path, "--no-progress"])
+        XCTAssertTrue(text.stdout.contains("release.zip!config/app.env:2:12: stripe-live-secret-key"), text.stdout)
+        // Committed, then changed without a new key: nothing new is staged.
+        repo.commit("release")
+        work.write("w/notes.txt", "nothing secret\n")
+        sh(work, "cd w && zip -q -9 '\(repo.path)/release.zip' notes.txt")
+        repo.git(["add", "release.zip"])
+        let again = keyshape(["staged", repo.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(again.status, 0, again.stdout)
+    }
+
+    /// A zip over the 8 MiB chunk size is streamed from git, in `history` and `staged`: it is
+    /// opened all the same (streamed through libarchive, never held whole), its deflated
+    /// member's key found at `release.zip!config/app.env`, and an error inside it is an
+    /// error entry naming the member.
+    func testStreamedBlobArchivesAreOpened() throws {
+        let repo = GitFixture()
+        let work = TempDir()
+        work.write("w/config/app.env", "mode=live\nSTRIPE_KEY=\(key)\n" + String(repeating: "# padding so zip deflates it\n", count: 20))
+        work.write("w/locked.txt", "nothing to see\n")
+        sh(work, """
+            cd w && head -c 9437184 /dev/urandom > assets.bin
+            zip -q -0 '\(repo.path)/release.zip' assets.bin && zip -q -9 '\(repo.path)/release.zip' config/app.env
+            zip -q -P not-a-real-password '\(repo.path)/release.zip' locked.txt
+            """)
+        repo.git(["add", "release.zip"])
+        for command in ["staged", "history"] {
+            if command == "history" { repo.commit("release") }
+            let r = keyshape([command, repo.path, "--format", "json", "--no-progress"])
+            XCTAssertEqual(r.status, 2, "\(command): \(r.stderr)")
+            assertNoKey(r)
+            let (findings, errors) = try json(r)
+            let location = try XCTUnwrap(findings.first?["location"] as? [String: Any], "\(command): \(r.stdout)")
+            XCTAssertEqual(findings.count, 1, r.stdout)
+            XCTAssertEqual(location["path"] as? String, "release.zip", command)
+            XCTAssertEqual(location["archive"] as? [String], ["config/app.env"], command)
+            XCTAssertEqual(location["line"] as? Int, 2, command)
+            XCTAssertEqual(location["column"] as? Int, 12, command)
+            let messages = errors.map { "\($0["path"] as? String ?? "") \($0["message"] as? String ?? "")" }
+            XCTAssertTrue(messages.contains { $0.contains("locked.txt") && $0.contains("encrypted") }, "\(command): \(messages)")
+            XCTAssertFalse(r.stdout.contains("not-a-real-password"))
+        }
+    }
 }

@@ -31,8 +31,11 @@ final class StreamedBlobScanner {
         var binary = false
         /// False when git's output ended inside the blob.
         var complete = true
-        /// What a transform could not do with a chunk (`BufferPipeline.transformProblems`).
+        /// What a transform could not do with a chunk (`BufferPipeline.transformProblems`),
+        /// and for an archive each problem as `member!inner: message`.
         var problems: [String] = []
+        /// An archive's problems with their member chains (also in `problems`, as text).
+        var archiveIssues: [(members: [[UInt8]], message: String)] = []
     }
 
     /// Reads the rest of `stream` (a blob of `size` bytes) chunk by chunk through `scanner`.
@@ -64,6 +67,22 @@ final class StreamedBlobScanner {
             if filled == 0 { break }
             let bytes = UnsafeRawBufferPointer(start: storage, count: filled)
             if binary == nil {
+                // An archive is opened as a whole blob's would be, streamed on from git under the
+                // same limits; its members' findings carry their member steps.
+                var cut = false
+                if let archive = ArchiveMemberScan.scanStream(head: bytes, fill: { buffer in
+                    let count = min(buffer.count, stream.remaining)
+                    guard count > 0 else { return 0 }
+                    guard stream.read(into: buffer.baseAddress!, count: count) else { cut = true; return -1 }
+                    return count
+                }, pipeline: pipeline, contextPath: context.path) {
+                    out.findings = archive.findings
+                    out.archiveIssues = archive.issues
+                    out.problems += archive.issues.map(ArchiveMemberScan.BlobScan.text)
+                    out.binary = true
+                    out.complete = !cut
+                    return out
+                }
                 binary = ChunkReader.looksBinary(bytes)
                 if binary! { layout = .raw }
             }

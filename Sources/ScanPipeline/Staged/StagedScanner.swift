@@ -64,6 +64,9 @@ public final class StagedScanner {
         var size: Int
         var binary: Bool
         var found: [BufferFinding]
+        /// Error entries at member chains (a staged archive's problems; empty chain: the
+        /// file itself, such as a transform's problem).
+        var issues: [(members: [[UInt8]], message: String)] = []
     }
 
     public func scan(_ input: Input) -> (result: ScanResult, notes: [String]) {
@@ -114,6 +117,7 @@ public final class StagedScanner {
         for (i, ch) in changes.enumerated() {
             let path = paths[i]
             if let big = streamed[i] {
+                for issue in big.issues { result.issues.append(ScanIssue(path: ArchiveMemberScan.path(path, issue.members), message: issue.message)) }
                 result.stats.files += 1
                 result.stats.bytes += big.size
                 if big.binary { result.stats.binaries += 1 }
@@ -128,13 +132,20 @@ public final class StagedScanner {
             result.stats.bytes += bytes.count
             var item = Scanned(change: ch, path: path, bytes: bytes, binary: false, found: [])
             bytes.withUnsafeBytes { raw in
+                // A staged archive is opened as `scan` opens the file (its findings are hashed).
+                if let archive = ArchiveMemberScan.scanBlob(raw, pipeline: pipeline, contextPath: path) {
+                    item.found = archive.findings
+                    item.binary = true
+                    for issue in archive.issues { result.issues.append(ScanIssue(path: ArchiveMemberScan.path(path, issue.members), message: issue.message)) }
+                    if !archive.scanBytesToo { return }
+                }
                 let summary = pipeline.scan(whole: raw, context: MatchContext(path: path), hashSecrets: false,
                                             onFinding: { item.found.append($0) }, onFailure: { failure in
                     if failedRules.insert([scanned.count] + failure.key).inserted {
                         result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "file")))
                     }
                 })
-                item.binary = summary.binary
+                item.binary = item.binary || summary.binary
                 // As `scan` reports a malformed binary file (its bytes were still scanned).
                 for problem in summary.layoutProblems { result.issues.append(ScanIssue(path: path, message: problem)) }
             }
@@ -168,7 +179,11 @@ public final class StagedScanner {
                 var keys = oldKeys[ch.oldBlob] ?? Set<SecretKey>()
                 if let old = oldBlobs[ch.oldBlob] {
                     let oldPath = PathText.display(ch.oldPath ?? ch.path)
-                    _ = old.withUnsafeBytes { raw in
+                    old.withUnsafeBytes { raw in
+                        if let archive = ArchiveMemberScan.scanBlob(raw, pipeline: pipeline, contextPath: oldPath) {
+                            for f in archive.findings { keys.insert(CachedFinding(f).key) }
+                            if !archive.scanBytesToo { return }
+                        }
                         pipeline.scan(whole: raw, context: MatchContext(path: oldPath),
                                       onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _ in })
                     }
@@ -225,7 +240,8 @@ public final class StagedScanner {
                 let scanned = chunks!.scan(stream, size: size, with: pipeline, context: MatchContext(path: paths[i]),
                                            onFailure: { onFailure(i, $0) })
                 if scanned.complete {
-                    streamed[i] = Streamed(size: size, binary: scanned.binary, found: scanned.findings)
+                    let issues = scanned.archiveIssues.isEmpty ? scanned.problems.map { (members: [[UInt8]](), message: $0) } : scanned.archiveIssues
+                    streamed[i] = Streamed(size: size, binary: scanned.binary, found: scanned.findings, issues: issues)
                 } else {
                     unreadable[ids[i]] = "git cat-file ended inside staged object \(ids[i].hex); not scanned whole"
                 }
