@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `keyshape scan` on hostile archives built at run time by `Fixtures/archives/make-hostile.py`
 /// (a 42.zip-style tree, a 10 GiB member, a quine, overlapping entries, hostile names, a
