@@ -174,6 +174,12 @@ public final class Datastore {
         }
     }
 
+    /// The errors `run` recorded (an incremental run carries its base's forward).
+    public func errors(run: Int64) throws -> [ScanIssue] {
+        try db.prepare("SELECT path, message FROM errors WHERE run_id = ? ORDER BY path, message")
+            .rows([.int(run)]) { ScanIssue(path: $0.text(0) ?? "", message: $0.text(1) ?? "") }
+    }
+
     /// The errors recorded by the latest finished run of each repository.
     public func latestErrors() throws -> [ScanIssue] {
         try db.prepare("""

@@ -29,6 +29,18 @@ public final class HistoryScanner: @unchecked Sendable {
     public let options: ScanOptions
     public let history: HistoryOptions
     public let progress = ScanProgress()
+    /// Where blob scan records are kept between runs (the datastore's, set by the
+    /// executable): blobs it holds for these rules are not read from git.
+    public var blobStore: (any BlobScanStore)?
+    /// Gets the commits' findings batch by batch as they are attributed (not those of commit
+    /// messages, tags and notes, nor unreachable blobs: those come with the result only).
+    public var sink: (any FindingSink)?
+    /// Blobs of the last scan whose findings came from `blobStore`, not from git.
+    public private(set) var storedBlobs = 0
+    /// How many of the last scan's issues are a property of blob bytes under these rules
+    /// (`HistoryRun.repeatableIssues`); when that is all of them, a later run with the same
+    /// rules that skips these commits may report them again as they were.
+    public private(set) var repeatableIssues = 0
     /// The largest buffer the last scan held blob bytes in (tests of the memory bound).
     private(set) var largestBlobBuffer = 0
 
@@ -83,6 +95,8 @@ public final class HistoryScanner: @unchecked Sendable {
         run.mergeDeletions.close()
         run.workers.close()
         largestBlobBuffer = run.workers.largestBuffer
+        storedBlobs = run.storedBlobs
+        repeatableIssues = run.repeatableIssues
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
         result.issues = run.issues.sorted()

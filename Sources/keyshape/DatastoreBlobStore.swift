@@ -1,0 +1,47 @@
+import Datastore
+import Foundation
+import ScanPipeline
+
+/// `history --datastore`: the datastore's `blob_scans` as history's per-blob cache, for this
+/// run's rule set (`RulesIdentity`). Its own connection, so the reading thread's lookups and
+/// the attributing thread's writes never share one with the recorder; a lock orders the two.
+///
+/// A write that fails does not stop the scan (the findings do not depend on it): the first
+/// error is kept and `DatastoreRecorder.finish` reports it, exit 2, as any failure to record.
+final class DatastoreBlobStore: BlobScanStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private let store: Datastore
+    private let table: BlobScanTable
+    /// None recorded for this rule set yet (a first run): nothing to look up.
+    private var empty: Bool
+    private(set) var failure: Error?
+    /// Records written by this run.
+    private(set) var written = 0
+
+    init(path: String, rulesHash: String) throws {
+        store = try Datastore(path: path, create: false)
+        let ruleSet = try store.ruleSetID(rulesHash)
+        table = try BlobScanTable(store, ruleSet: ruleSet)
+        empty = !(try store.hasBlobScans(ruleSet: ruleSet))
+    }
+
+    func records(for ids: [[UInt8]]) -> [Int: [UInt8]] {
+        lock.lock()
+        defer { lock.unlock() }
+        if empty { return [:] }
+        // A read that fails leaves the blobs to be scanned: slower, never wrong.
+        return (try? table.records(ids)) ?? [:]
+    }
+
+    func store(_ records: [BlobScanRecord]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil, !records.isEmpty else { return }
+        do {
+            try table.store(records.map { ($0.id, $0.findings, $0.record) })
+            written += records.count
+        } catch {
+            failure = error
+        }
+    }
+}
