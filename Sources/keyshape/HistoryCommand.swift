@@ -23,7 +23,7 @@ enum HistoryCommand {
             let (r, o) = try GitCommandSupport.prepare(inv, repo: repo)
             if let recorder = DatastoreRecorder.current {
                 let plan = IncrementalHistory.plan(inv, repo: repo, recorder: recorder)
-                if plan.base != nil { history.since = plan.since }
+                if plan.base != nil { history.excludeCommits = plan.since }
                 recorder.base = plan.base
                 planNote = plan.note
             }

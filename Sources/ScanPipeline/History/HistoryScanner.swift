@@ -13,6 +13,10 @@ public struct HistoryOptions: Sendable {
     public var ranges: [String] = []
     /// Also every blob no scanned commit reaches (`--all-objects`), reported as kind `blob`.
     public var allObjects = false
+    /// Commits whose history is left out, as `since` leaves it out, given as full ids of
+    /// commits known to exist (an incremental run's base tips, checked by git already), so
+    /// none is resolved one `git rev-parse` at a time: git.git has 1,006 ref tips.
+    public var excludeCommits: [String] = []
     /// At most this many commits per batch (memory holds a few batches of changes).
     public var batchCommits = 1000
 
@@ -108,6 +112,13 @@ public final class HistoryScanner: @unchecked Sendable {
     }
 
     static func selection(_ git: Git, _ history: HistoryOptions) throws -> CommitSelection {
-        try CommitSelection.parse(git, since: history.since, ranges: history.ranges, allObjects: history.allObjects)
+        var selection = try CommitSelection.parse(git, since: history.since, ranges: history.ranges, allObjects: history.allObjects)
+        // Full hex ids only: nothing else (an option, a revision expression) reaches git here.
+        let ids = history.excludeCommits.filter { ObjectID($0) != nil }
+        if !ids.isEmpty {
+            if history.allObjects { throw RevisionRequestError(message: "--all-objects scans the whole object store; it cannot leave commits out") }
+            selection.exclude += ids
+        }
+        return selection
     }
 }
