@@ -162,6 +162,7 @@ final class DatastoreRecorder {
             }
             // The blob cache's writes: asked to record, not recorded, is exit 2 (the findings
             // above are complete; the next run reads again what was not kept).
+            blobStore?.flush()
             if let failure = cacheFailure ?? blobStore?.failure { throw failure }
             if let base {
                 // What the earlier runs found in the commits this one did not walk: with this
