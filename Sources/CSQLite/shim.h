@@ -7,4 +7,9 @@
 static inline int keyshape_sqlite3_bind_text(sqlite3_stmt *statement, int index, const char *text, int length) {
     return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
 }
+
+// The same for bytes (a blob id, a blob scan record).
+static inline int keyshape_sqlite3_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
+}
 #endif

@@ -174,6 +174,23 @@ public final class Datastore {
         }
     }
 
+    /// The latest finished run of `command` recorded for `root`.
+    public func latestRun(root: String, command: String) throws -> RunInfo? {
+        try db.prepare("""
+            SELECT u.id, u.repository_id, u.command, u.arguments, u.rules_hash, u.started, u.ended, u.findings, u.errors,
+                   u.complete, u.commits, u.blobs
+            FROM runs u JOIN repositories r ON r.id = u.repository_id
+            WHERE r.root = ? AND u.ended IS NOT NULL AND u.command = ?
+            ORDER BY u.id DESC LIMIT 1
+            """).rows([.text(root), .text(command)], Datastore.runInfo).first
+    }
+
+    /// The errors `run` recorded (an incremental run carries its base's forward).
+    public func errors(run: Int64) throws -> [ScanIssue] {
+        try db.prepare("SELECT path, message FROM errors WHERE run_id = ? ORDER BY path, message")
+            .rows([.int(run)]) { ScanIssue(path: $0.text(0) ?? "", message: $0.text(1) ?? "") }
+    }
+
     /// The errors recorded by the latest finished run of each repository.
     public func latestErrors() throws -> [ScanIssue] {
         try db.prepare("""

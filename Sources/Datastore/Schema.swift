@@ -105,6 +105,25 @@ enum Schema {
         """
         ALTER TABLE findings ADD COLUMN provenance TEXT;
         """,
+        // 4: the per-blob cache. Version 1's `blob_scans` (text keys, a count) was never
+        // written; it is replaced by one keyed for lookups: the rule set by number (its
+        // `RulesIdentity` hash once, in `rule_sets`) and the blob id as its raw bytes, with
+        // the scanner's record of what the blob gave (`BlobScanStore`: rule ids, positions,
+        // secret hashes; never a byte of the blob).
+        """
+        DROP TABLE blob_scans;
+        CREATE TABLE rule_sets (
+            id INTEGER PRIMARY KEY,
+            rules_hash TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE blob_scans (
+            rule_set INTEGER NOT NULL REFERENCES rule_sets(id),
+            blob BLOB NOT NULL,
+            findings INTEGER NOT NULL,
+            record BLOB NOT NULL,
+            PRIMARY KEY (rule_set, blob)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

@@ -25,6 +25,8 @@ public final class Statement {
                 // The length is given, so a NUL inside the text is kept, not a terminator.
                 let length = Int32(s.utf8.count)
                 rc = s.withCString { keyshape_sqlite3_bind_text(handle, index, $0, length) }
+            case .bytes(let b):
+                rc = b.withUnsafeBytes { keyshape_sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count)) }
             }
             guard rc == SQLITE_OK else { throw Database.error(rc, "datastore value could not be bound") }
         }
@@ -42,6 +44,9 @@ public final class Statement {
             throw Database.error(rc, "datastore statement failed")
         }
     }
+
+    /// Ends a read early, so the statement holds no lock.
+    public func reset() { sqlite3_reset(handle) }
 
     /// Binds, steps to the end and resets: for INSERT and UPDATE.
     public func run(_ values: [SQLValue]) throws {
@@ -67,6 +72,13 @@ public final class Statement {
 
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
+    /// A BLOB column's bytes (empty for NULL or an empty BLOB).
+    public func bytes(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let p = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: count))
+    }
+
     public func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
@@ -80,6 +92,8 @@ public enum SQLValue: Sendable, Equatable {
     case int(Int64)
     case double(Double)
     case text(String)
+    /// Raw bytes (a blob id, a blob scan record): a BLOB, never text.
+    case bytes([UInt8])
 
     public static func optional(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
     public static func optional(_ i: Int?) -> SQLValue { i.map { .int(Int64($0)) } ?? .null }

@@ -49,6 +49,7 @@ enum AuditCommand {
         // History.
         if git != nil {
             let history = HistoryScanner(ruleSet: ruleSet, options: options, history: HistoryOptions())
+            DatastoreRecorder.current?.attach(to: history)
             let historyProgress = progressLine(inv, history.progress, .history, "history")
             do {
                 let scanned = Result { try history.scan(repository: repo) }

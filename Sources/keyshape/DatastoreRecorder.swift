@@ -4,8 +4,12 @@ import ScanCore
 import ScanPipeline
 
 /// `scan|history|audit --datastore DB`: the run is recorded as it starts (so a killed run
-/// shows as unfinished), its findings and errors when it ends, each batch in its own
-/// transaction. Fingerprints triaged as anything but open become the run's baseline.
+/// shows as unfinished), its findings as they are reported (a batch, one transaction, each
+/// `Datastore.batchSize`) and what is left with its errors when it ends. History also keeps
+/// each blob it scanned in the per-blob cache as each batch of commits is done
+/// (`DatastoreBlobStore`), so a killed run's work is not lost: the next run reads from git
+/// only the blobs no run scanned with the same rules. Fingerprints triaged as anything but
+/// open become the run's baseline.
 ///
 /// One per process: the command that opened it is the only run this process makes.
 final class DatastoreRecorder {
@@ -22,16 +26,38 @@ final class DatastoreRecorder {
     /// history: an incremental run on top of this earlier complete run, whose findings are
     /// carried forward into this one's.
     var base: Int64?
-    /// scan: the sink that records findings as they are reported (`streaming(into:)`).
+    /// The sink that records findings as they are reported (`streaming(into:)`).
     private var sink: DatastoreSink?
+    /// history, audit: the per-blob cache (`attach(to:)`).
+    private var blobStore: DatastoreBlobStore?
+    /// `--min-confidence`: what is below it is in no report, the datastore included.
+    private let minConfidence: Confidence
 
     /// A sink for the scanner that records each batch as it fills, then hands the findings
     /// on to `next`. The findings it recorded are not recorded again at the end.
     func streaming(into next: (any FindingSink)?) -> any FindingSink {
-        let s = DatastoreSink(store: store, run: run, next: next)
+        let s = DatastoreSink(store: store, run: run, minConfidence: minConfidence, next: next)
         sink = s
         return s
     }
+
+    /// history (and audit's history): findings recorded batch by batch as commits are
+    /// attributed, and the datastore's blob scans for these rules as the per-blob cache.
+    /// Without a cache (it could not be opened) the run still scans and records its findings;
+    /// the reason is an error at the end.
+    func attach(to history: HistoryScanner) {
+        history.sink = streaming(into: history.sink)
+        self.history = history
+        do {
+            let cache = try DatastoreBlobStore(path: path, rulesHash: rulesHash)
+            blobStore = cache
+            history.blobStore = cache
+        } catch {
+            cacheFailure = error
+        }
+    }
+    private var cacheFailure: Error?
+    private var history: HistoryScanner?
 
     /// The run's baseline: `--baseline` and the datastore's settled fingerprints.
     var baseline: Set<String> = []
@@ -39,7 +65,9 @@ final class DatastoreRecorder {
     /// recorded (they are still there), then left out of the report.
     let dropSuppressedFromReport: Bool
 
-    private init(store: Datastore, path: String, run: Int64, rulesHash: String, repository: RepositoryRef, dropSuppressedFromReport: Bool) {
+    private init(store: Datastore, path: String, run: Int64, rulesHash: String, repository: RepositoryRef, dropSuppressedFromReport: Bool,
+                 minConfidence: Confidence) {
+        self.minConfidence = minConfidence
         self.store = store
         self.path = path
         self.run = run
@@ -63,11 +91,16 @@ final class DatastoreRecorder {
                 keyshapeVersion: KeyshapeVersion.current, rulePack: BuiltinRules.packVersion,
                 rulesHash: hash, repository: repository))
             current = DatastoreRecorder(store: store, path: path, run: run, rulesHash: hash, repository: repository,
-                                        dropSuppressedFromReport: !inv.includeSuppressed)
+                                        dropSuppressedFromReport: !inv.includeSuppressed, minConfidence: inv.minConfidence ?? .low)
             current?.baseline = options.baseline
         } catch {
             throw DatastoreAccess.failure(path, error)
         }
+    }
+
+    /// The note a history run gives when the per-blob cache spared it reading blobs.
+    static func cacheNote(_ blobs: Int) -> String {
+        "\(blobs) blob\(blobs == 1 ? "" : "s") already scanned with these rules came from the datastore (not read from git again)"
     }
 
     static func recordsRuns(_ command: Invocation.Command) -> Bool { FlagTable.recording.contains(command) }
@@ -116,14 +149,29 @@ final class DatastoreRecorder {
                 try store.record(result.findings + triaged, run: run)
             }
             try store.record(result.issues, run: run)
+            // A run is complete (a later one may build on it) when it read the whole history
+            // and each of its errors is one the blob's bytes give under these rules: those the
+            // later run carries forward, so it exits 2 where a full run would.
+            let repeatable = history?.repeatableIssues ?? 0
+            if let base {
+                let earlier = try store.errors(run: base)
+                let fresh = Set(result.issues)
+                let carriedIssues = earlier.filter { !fresh.contains($0) }
+                try store.record(carriedIssues, run: run)
+                report.issues = (result.issues + carriedIssues).sorted()
+            }
+            // The blob cache's writes: asked to record, not recorded, is exit 2 (the findings
+            // above are complete; the next run reads again what was not kept).
+            blobStore?.flush()
+            if let failure = cacheFailure ?? blobStore?.failure { throw failure }
             if let base {
                 // What the earlier runs found in the commits this one did not walk: with this
                 // run's own, the findings a full run gives.
                 try store.carryForward(from: base, to: run)
                 (report.findings, report.stats.suppressed.baseline) = try carried(result)
             }
-            let complete = tips != nil && result.issues.isEmpty
-            try store.finishRun(run, findings: report.findings.count, errors: result.issues.count, stats: result.stats,
+            let complete = tips != nil && result.issues.count == repeatable
+            try store.finishRun(run, findings: report.findings.count, errors: report.issues.count, stats: result.stats,
                                 complete: complete, tips: tips ?? [])
             return (report, true)
         } catch {

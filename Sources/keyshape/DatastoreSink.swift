@@ -13,14 +13,16 @@ final class DatastoreSink: FindingSink, @unchecked Sendable {
     private let store: Datastore
     private let run: Int64
     private let next: (any FindingSink)?
+    private let minConfidence: Confidence
     private let lock = NSLock()
     private var pending: [Finding] = []
     private var failure: Error?
     /// How many findings it was handed.
     private(set) var received = 0
 
-    init(store: Datastore, run: Int64, next: (any FindingSink)?) {
+    init(store: Datastore, run: Int64, minConfidence: Confidence, next: (any FindingSink)?) {
         self.store = store
+        self.minConfidence = minConfidence
         self.run = run
         self.next = next
     }
@@ -28,9 +30,11 @@ final class DatastoreSink: FindingSink, @unchecked Sendable {
     /// Recorded (when a batch fills) before it is handed on: a finding printed by a scan
     /// writing to a datastore is in the datastore or in the batch that will be.
     func receive(_ findings: [Finding]) {
+        // Below `--min-confidence`: in no report, so not in the datastore either.
+        let kept = findings.filter { $0.confidence >= minConfidence }
         lock.lock()
-        pending += findings
-        received += findings.count
+        pending += kept
+        received += kept.count
         if pending.count >= Datastore.batchSize { flush() }
         lock.unlock()
         next?.receive(findings)

@@ -23,7 +23,7 @@ enum HistoryCommand {
             let (r, o) = try GitCommandSupport.prepare(inv, repo: repo)
             if let recorder = DatastoreRecorder.current {
                 let plan = IncrementalHistory.plan(inv, repo: repo, recorder: recorder)
-                if plan.base != nil { history.since = plan.since }
+                if plan.base != nil { history.excludeCommits = plan.since }
                 recorder.base = plan.base
                 planNote = plan.note
             }
@@ -43,11 +43,14 @@ enum HistoryCommand {
             throw GitCommandSupport.describe(error)
         }
         let scanner = HistoryScanner(ruleSet: ruleSet, options: options, history: history)
+        DatastoreRecorder.current?.attach(to: scanner)
         let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress, kind: .history) : nil
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
-        return try GitCommandSupport.deliver(outcome.result, notes: (planNote.map { [$0] } ?? []) + outcome.notes, inv, options, repo: repo, push: true)
+        var notes = (planNote.map { [$0] } ?? []) + outcome.notes
+        if scanner.storedBlobs > 0 { notes.append(DatastoreRecorder.cacheNote(scanner.storedBlobs)) }
+        return try GitCommandSupport.deliver(outcome.result, notes: notes, inv, options, repo: repo, push: true)
     }
 }
 

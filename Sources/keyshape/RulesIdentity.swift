@@ -1,11 +1,16 @@
 import Foundation
+import ScanCore
 import ScanPipeline
 
 /// A hash of what decides a run's findings besides the scanned bytes: the builtin rule files,
 /// the `--rules` files, `--enable-rule`/`--disable-rule`, the config files read, the options
 /// that change what is found (`--max-file-size`, `--min-string-length`,
-/// `--ignore-inline-allow`) and the hash key. Two runs with the same hash find the same
-/// things in the same bytes; `Rules/VERSION` alone would miss a `--rules` edit.
+/// `--ignore-inline-allow`, `--max-decode-depth`, `--max-archive-depth`,
+/// `--max-archive-size`), keyshape's own version (a new scanner may find what an older one
+/// missed) and the hash key. Two runs with the same hash find the same things in the same
+/// bytes; `Rules/VERSION` alone would miss a `--rules` edit. History's per-blob cache is kept
+/// per hash (`DatastoreBlobStore`), so a record is only read back by a run that would find
+/// exactly what it says.
 ///
 /// Not a secret and not an integrity check: two 64-bit FNV-1a-style lanes (different offset
 /// bases and multipliers) is enough to tell rule packs apart, and needs no crypto library here.
@@ -31,6 +36,8 @@ enum RulesIdentity {
             hasher.add((try? SettingsFile.contents(of: file)) ?? [])
         }
         hasher.add("max-file-size:\(options.maxFileSize) min-string-length:\(options.minStringLength) inline:\(options.ignoreInlineAllow)")
+        hasher.add("max-decode-depth:\(options.maxDecodeDepth) max-archive-depth:\(options.maxArchiveDepth) max-archive-size:\(options.maxArchiveSize)")
+        hasher.add("keyshape:" + KeyshapeVersion.current)
         // The key changes every secretHash and fingerprint. It goes in as the keyed, stretched
         // hash of a fixed text, as costly to test a guessed key against as any secretHash.
         let probe = Array("keyshape rules identity".utf8)

@@ -3,13 +3,16 @@ import Foundation
 import ScanPipeline
 
 /// `keyshape sweep --datastore DB REPO... | --repos FILE`: `history --datastore DB` for each
-/// repository, `--jobs` repositories at a time, a line per repository as each is done.
+/// repository, then `scan --datastore DB` of its work tree (the contract's "history (and
+/// sources)": what summarize's "still present at HEAD" is read from), `--jobs` repositories
+/// at a time, a line per repository as each is done. A bare repository has no sources.
 ///
-/// Each repository is swept by a child `keyshape history` process: a repository that makes
-/// git or the scanner fail costs its own line and exit status 2, not the sweep. Resumable:
-/// a killed sweep leaves the datastore sound (each batch is one transaction), and the next
+/// Each repository is swept by child `keyshape` processes: a repository that makes git or
+/// the scanner fail costs its own line and exit status 2, not the sweep. Resumable: a
+/// killed sweep leaves the datastore sound (each batch is one transaction), and the next
 /// sweep skips each repository the datastore holds complete with the same rules and the same
-/// refs, and scans one that changed incrementally (`IncrementalHistory`).
+/// refs (and, with a work tree, a sources scan after that history run with the same rules),
+/// and scans one that changed incrementally (`IncrementalHistory`, the per-blob cache).
 enum SweepCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let db = try DatastoreAccess.path(inv)
@@ -59,13 +62,36 @@ enum SweepCommand {
             let findings = run.findings ?? 0
             return (findings > 0 ? 1 : 0, "\(label): unchanged since run \(run.id) (\(findings) finding\(findings == 1 ? "" : "s")), skipped\n")
         }
-        var args = ["history", repo, "--datastore", db, "--no-progress", "--quiet", "--jobs", String(threads)]
-        for path in inv.rulePaths { args += ["--rules", path] }
-        if inv.noBuiltinRules { args.append("--no-builtin-rules") }
-        for id in inv.enabledRules { args += ["--enable-rule", id] }
-        for id in inv.disabledRules { args += ["--disable-rule", id] }
-        if inv.noConfig { args.append("--no-config") }
-        if inv.ignoreInlineAllow { args.append("--ignore-inline-allow") }
+        var rules: [String] = []
+        for path in inv.rulePaths { rules += ["--rules", path] }
+        if inv.noBuiltinRules { rules.append("--no-builtin-rules") }
+        for id in inv.enabledRules { rules += ["--enable-rule", id] }
+        for id in inv.disabledRules { rules += ["--disable-rule", id] }
+        if inv.noConfig { rules.append("--no-config") }
+        if inv.ignoreInlineAllow { rules.append("--ignore-inline-allow") }
+        let common = ["--datastore", db, "--no-progress", "--quiet", "--jobs", String(threads)] + rules
+        let (status, text) = child(["history", repo] + common, label: label, what: "keyshape history")
+        guard status != 2 else { return (status, text) }
+        let store = try? Datastore(path: db, create: false)
+        let findings = ((try? store?.latestHistoryRun(root: root)) ?? nil)?.run.findings ?? 0
+        var line = "\(label): \(findings) finding\(findings == 1 ? "" : "s")"
+        // The sources at HEAD: a scan of the work tree, recorded under the same root.
+        guard hasWorkTree(repo) else { return (status, text + line + "\n") }
+        let (scanned, scanText) = child(["scan", root] + common, label: label, what: "keyshape scan of the sources")
+        guard scanned != 2 else { return (2, text + scanText) }
+        let sources = ((try? store?.latestRun(root: root, command: "scan")) ?? nil)?.findings ?? 0
+        line += ", \(sources) in the sources at HEAD"
+        return (max(status, scanned), text + scanText + line + "\n")
+    }
+
+    static func hasWorkTree(_ repo: String) -> Bool {
+        guard let repository = try? Repository(path: repo) else { return false }
+        return !repository.isBare
+    }
+
+    /// One child keyshape run: its exit status (2 when it did not end with 0 or 1) and its
+    /// stderr lines (already escaped by the child), with a line saying so when it failed.
+    static func child(_ args: [String], label: String, what: String) -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: selfPath)
         process.arguments = args
@@ -74,7 +100,7 @@ enum SweepCommand {
         let errors = Pipe()
         process.standardError = errors
         do { try process.run() } catch {
-            return (2, "\(label): could not start keyshape history (\(FileErrors.describe(error)))\n")
+            return (2, "\(label): could not start \(what) (\(FileErrors.describe(error)))\n")
         }
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -82,21 +108,25 @@ enum SweepCommand {
         var text = String(decoding: stderr, as: UTF8.self)
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
         guard process.terminationReason == .exit, [0, 1].contains(process.terminationStatus) else {
-            return (2, text + "\(label): not swept completely (keyshape history exited \(process.terminationReason == .exit ? "\(process.terminationStatus)" : "on a signal"))\n")
+            return (2, text + "\(label): not swept completely (\(what) exited \(process.terminationReason == .exit ? "\(process.terminationStatus)" : "on a signal"))\n")
         }
-        let store = try? Datastore(path: db, create: false)
-        let findings = ((try? store?.latestHistoryRun(root: root)) ?? nil)?.run.findings ?? 0
-        return (process.terminationStatus, text + "\(label): \(findings) finding\(findings == 1 ? "" : "s")\n")
+        return (process.terminationStatus, text)
     }
 
     /// The datastore's last history run of `root`, when it is complete, used these rules and
-    /// started from exactly the commits the repository has now: nothing to sweep.
+    /// started from exactly the commits the repository has now, and (with a work tree) a
+    /// sources scan with the same rules finished after it: nothing to sweep.
     static func unchanged(_ repo: String, root: String, db: String, inv: Invocation) -> RunInfo? {
         guard let store = try? Datastore(path: db, create: false),
               let last = try? store.latestHistoryRun(root: root), last.run.command == "history", last.run.complete,
               let repository = try? Repository(path: repo), let tips = repository.startingCommits(), tips == last.tips,
               let (_, options) = try? ScanCommand.prepare(inv, roots: [repo]),
               RulesIdentity.hash(inv, options: options) == last.run.rulesHash else { return nil }
+        if !repository.isBare {
+            // `scan` hashes its own root's config; a sweep passes the same flags to both.
+            guard let scan = (try? store.latestRun(root: root, command: "scan")) ?? nil, scan.id > last.run.id,
+                  scan.errors == 0 else { return nil }
+        }
         return last.run
     }
 

@@ -44,7 +44,9 @@ final class SweepTests: XCTestCase {
         XCTAssertEqual(whole.status, 1, whole.stderr)
         for name in names { XCTAssertTrue(whole.stderr.contains("/\(name): "), whole.stderr) }
         let expected = sortedLines(CLI.keyshape(["report", "--datastore", reference, "--format", "jsonl"]).stdout)
-        XCTAssertEqual(expected.count, (8 + 12 + 16 + 20) * 3)
+        // Each secret twice: in the commit that added it, and in the sources at HEAD.
+        XCTAssertEqual(expected.count, (8 + 12 + 16 + 20) * 3 * 2)
+        XCTAssertEqual(expected.filter { $0.contains("\"kind\":\"file\"") }.count, (8 + 12 + 16 + 20) * 3, "the sources were scanned")
 
         let db = scratch.path + "/killed.db"
         for fraction in [0.25, 0.5, 0.8] {
@@ -81,7 +83,7 @@ final class SweepTests: XCTestCase {
         let r = CLI.keyshape(["sweep", "--datastore", db, scratch.path + "/plain", good.path, "--rules", scratch.path + "/rules.toml", "--no-builtin-rules"])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("plain: not swept completely"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("good: 3 findings"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("good: 3 findings, 3 in the sources at HEAD"), r.stderr)
         XCTAssertTrue(r.stderr.contains("1 swept, 0 unchanged (skipped), 1 failed"), r.stderr)
     }
 }

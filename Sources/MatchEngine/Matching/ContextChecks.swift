@@ -16,6 +16,14 @@ public struct ContextChecks: Sendable, Hashable {
         /// How many of its byte checks (regexes, stopwords) are set, and how many passed.
         public var byteChecks: UInt8
         public var bytePasses: UInt8
+
+        /// For a record read back (the scanner's per-blob cache).
+        public init(isRuleList: Bool, index: Int, byteChecks: UInt8, bytePasses: UInt8) {
+            self.isRuleList = isRuleList
+            self.index = index
+            self.byteChecks = byteChecks
+            self.bytePasses = bytePasses
+        }
     }
 
     public enum Outcome: Sendable, Hashable { case report, drop, allowlisted }
@@ -25,6 +33,13 @@ public struct ContextChecks: Sendable, Hashable {
     public var otherwise: Outcome = .report
     /// The rule's `path` filter is still to be checked.
     public var rulePath = false
+
+    /// For a record read back (the scanner's per-blob cache).
+    public init(entries: [Entry] = [], otherwise: Outcome = .report, rulePath: Bool = false) {
+        self.entries = entries
+        self.otherwise = otherwise
+        self.rulePath = rulePath
+    }
 }
 
 extension Allowlist {

@@ -26,6 +26,20 @@ struct CachedFinding: Sendable {
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool?
 
+    /// A finding read back from a stored record (`BlobEntryCoding`); the rest is set after.
+    init(ruleIndex: Int32, secretHash: UInt64, line: Int32, column: Int32, endLine: Int32, endColumn: Int32,
+         byteOffset: Int, byteLength: Int32) {
+        self.ruleIndex = ruleIndex
+        self.secretHash = secretHash
+        self.line = line
+        self.column = column
+        self.endLine = endLine
+        self.endColumn = endColumn
+        self.byteOffset = byteOffset
+        self.byteLength = byteLength
+        steps = []
+    }
+
     init(_ f: BufferFinding) {
         ruleIndex = Int32(f.ruleIndex)
         secretHash = UInt64(f.secretHash, radix: 16) ?? 0

@@ -5,14 +5,14 @@ import GitHistory
 /// (`InMemoryBlobFindingsCache`); attribution asks it for every blob on both sides of every
 /// change, so lookups must be cheap.
 ///
-/// A persistent implementation (a datastore that lets a second run skip blobs scanned
-/// before) must store, per blob id and per rule set (the same blob scanned with other rules
-/// or another hash key is another entry): the entry's `state`; and for each finding the
-/// rule id (not the index: indices change with the rule set), the secret hash, the
-/// suppression, the text position (line, column, end line, end column, or 0s for a binary
-/// buffer), the byte offset and length in the blob, and the binary place (format, arch,
-/// section, offset, address) when there is one. Never the secret's bytes, nor anything
-/// else read from the blob.
+/// What outlives the run sits behind it: `StoredBlobScans` fills this cache, batch by
+/// batch, from a persistent `BlobScanStore` (the datastore's, per rule set) before the
+/// batch's blobs are read, and stores what scanning gave once the batch is attributed. The
+/// records (`BlobEntryCoding`) hold, per finding, the rule id (not the index: indices change
+/// with the rule set), the secret hash, the suppression, the text position (line, column,
+/// end line, end column, or 0s for a binary buffer), the byte offset and length in the blob,
+/// the binary place (format, arch, section, offset, address), the provenance steps and the
+/// checks still to settle. Never the secret's bytes, nor anything else read from the blob.
 protocol BlobFindingsCache: AnyObject {
     subscript(id: ObjectID) -> BlobEntry? { get }
     func store(_ entry: BlobEntry, for id: ObjectID)

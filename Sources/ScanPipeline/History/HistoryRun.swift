@@ -11,6 +11,14 @@ struct HistoryRun {
     let workers: BlobWorkers
     let mergeDeletions: MergeDeletions
     let cache: any BlobFindingsCache = InMemoryBlobFindingsCache()
+    /// The records a persistent store keeps across runs (`HistoryScanner.blobStore`).
+    let stored: StoredBlobScans?
+    /// Blobs whose entries came from `stored`, not from git.
+    var storedBlobs = 0
+    /// Issues that are a property of a blob's bytes under these rules (a pattern that gave
+    /// up, a damaged archive, a blob over the size limit): every run with the same rules
+    /// meets them again, so a later run that builds on this one may carry them forward.
+    var repeatableIssues = 0
     var findings: [Finding] = []
     var issues: [ScanIssue] = []
     var notes: [String] = []
@@ -33,6 +41,7 @@ struct HistoryRun {
         scratch = scanner.ruleSet.makeScratch()
         builder = FindingBuilder(options: scanner.options)
         pathHashes = SecretHashMemo(key: scanner.options.hashKey)
+        stored = StoredBlobScans(scanner.blobStore, ruleSet: scanner.ruleSet)
     }
 
     /// A git path for reports: invalid UTF-8 bytes as `\xNN` (as the folder scanner shows
@@ -64,7 +73,7 @@ struct HistoryRun {
                 listed.finish(error: error)
             }
         }
-        let workers = self.workers, ruleSet = scanner.ruleSet, progress = scanner.progress
+        let workers = self.workers, ruleSet = scanner.ruleSet, progress = scanner.progress, stored = self.stored
         Thread.detachNewThread {
             workers.reader.open()  // git's blob reader starts while the first batch is listed
             var requested = Set<ObjectID>()
@@ -72,16 +81,26 @@ struct HistoryRun {
             let scratch = ruleSet.makeScratch()
             while let batch = listed.takeAll() {
                 let before = skipped.count
-                let requests = HistoryRun.blobsToScan(batch, requested: &requested, skipped: &skipped, ruleSet: ruleSet, scratch: scratch)
+                let planned = HistoryRun.blobsToScan(batch, requested: &requested, skipped: &skipped, ruleSet: ruleSet, scratch: scratch)
+                // Blobs an earlier run scanned with the same rules are not read again.
+                let (known, requests) = stored?.split(planned) ?? ([], planned)
                 progress.filesTotal.add(requests.count, ordering: .relaxed)
-                read.put(ReadBatch(commits: batch, requests: requests, pending: workers.start(requests), allowlistedBlobs: skipped.count - before))
+                read.put(ReadBatch(commits: batch, requests: requests, pending: workers.start(requests), allowlistedBlobs: skipped.count - before,
+                                   known: known))
             }
             read.finish(error: listed.error)
         }
         while let batch = read.take() {
-            record(batch.requests, batch.pending.outcomes())
+            for (id, entry) in batch.known { cache.store(entry, for: id) }
+            storedBlobs += batch.known.count
+            let outcomes = batch.pending.outcomes()
+            record(batch.requests, outcomes)
+            stored?.save(batch.requests, outcomes)
             stats.allowlistedFiles += batch.allowlistedBlobs
+            let reported = findings.count
             for c in batch.commits { attribute(c) }
+            // Handed on batch by batch (the datastore records them as the run goes).
+            if let sink = scanner.sink, findings.count > reported { sink.receive(Array(findings[reported...])) }
         }
         if let error = read.error { issues.append(ScanIssue(path: "", message: "\(error)")) }
     }
@@ -92,6 +111,8 @@ struct HistoryRun {
         var pending: BlobWorkers.Pending
         /// Blobs first met in this batch at a path a path-only allowlist covers, so not read.
         var allowlistedBlobs: Int
+        /// Blobs of this batch whose entries a persistent store held (`StoredBlobScans`).
+        var known: [(ObjectID, BlobEntry)] = []
     }
 
     /// The blobs a batch names that no earlier batch asked for, in the order git's delta-base
@@ -109,6 +130,7 @@ struct HistoryRun {
         for (request, outcome) in zip(requests, outcomes) {
             cache.store(outcome.entry, for: request.id)
             count(outcome)
+            repeatableIssues += outcome.ruleFailures.count + (outcome.entry.state == .tooLarge ? 1 : 0)
             if let issue = outcome.issue { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(issue)")) }
             for f in outcome.ruleFailures { issues.append(ScanIssue(path: request.context, message: "blob \(request.id.hex): \(f)")) }
         }

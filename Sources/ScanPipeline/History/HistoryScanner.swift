@@ -13,6 +13,10 @@ public struct HistoryOptions: Sendable {
     public var ranges: [String] = []
     /// Also every blob no scanned commit reaches (`--all-objects`), reported as kind `blob`.
     public var allObjects = false
+    /// Commits whose history is left out, as `since` leaves it out, given as full ids of
+    /// commits known to exist (an incremental run's base tips, checked by git already), so
+    /// none is resolved one `git rev-parse` at a time: git.git has 1,006 ref tips.
+    public var excludeCommits: [String] = []
     /// At most this many commits per batch (memory holds a few batches of changes).
     public var batchCommits = 1000
 
@@ -29,6 +33,18 @@ public final class HistoryScanner: @unchecked Sendable {
     public let options: ScanOptions
     public let history: HistoryOptions
     public let progress = ScanProgress()
+    /// Where blob scan records are kept between runs (the datastore's, set by the
+    /// executable): blobs it holds for these rules are not read from git.
+    public var blobStore: (any BlobScanStore)?
+    /// Gets the commits' findings batch by batch as they are attributed (not those of commit
+    /// messages, tags and notes, nor unreachable blobs: those come with the result only).
+    public var sink: (any FindingSink)?
+    /// Blobs of the last scan whose findings came from `blobStore`, not from git.
+    public private(set) var storedBlobs = 0
+    /// How many of the last scan's issues are a property of blob bytes under these rules
+    /// (`HistoryRun.repeatableIssues`); when that is all of them, a later run with the same
+    /// rules that skips these commits may report them again as they were.
+    public private(set) var repeatableIssues = 0
     /// The largest buffer the last scan held blob bytes in (tests of the memory bound).
     private(set) var largestBlobBuffer = 0
 
@@ -83,6 +99,8 @@ public final class HistoryScanner: @unchecked Sendable {
         run.mergeDeletions.close()
         run.workers.close()
         largestBlobBuffer = run.workers.largestBuffer
+        storedBlobs = run.storedBlobs
+        repeatableIssues = run.repeatableIssues
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
         result.issues = run.issues.sorted()
@@ -94,6 +112,13 @@ public final class HistoryScanner: @unchecked Sendable {
     }
 
     static func selection(_ git: Git, _ history: HistoryOptions) throws -> CommitSelection {
-        try CommitSelection.parse(git, since: history.since, ranges: history.ranges, allObjects: history.allObjects)
+        var selection = try CommitSelection.parse(git, since: history.since, ranges: history.ranges, allObjects: history.allObjects)
+        // Full hex ids only: nothing else (an option, a revision expression) reaches git here.
+        let ids = history.excludeCommits.filter { ObjectID($0) != nil }
+        if !ids.isEmpty {
+            if history.allObjects { throw RevisionRequestError(message: "--all-objects scans the whole object store; it cannot leave commits out") }
+            selection.exclude += ids
+        }
+        return selection
     }
 }

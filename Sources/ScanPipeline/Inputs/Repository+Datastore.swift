@@ -27,14 +27,6 @@ extension Repository {
         return r.status == 0 && r.stdout.isEmpty
     }
 
-    /// The fewest of `commits` that reach all the others (`merge-base --independent`), or
-    /// `commits` when git cannot say.
-    public func independent(_ commits: [String]) -> [String] {
-        guard let r = try? git.tryOutput(["merge-base", "--independent"] + commits), r.status == 0 else { return commits }
-        let ids = Repository.commitIDs(r.stdout)
-        return ids.isEmpty ? commits : ids
-    }
-
     static func commitIDs(_ bytes: [UInt8]) -> [String] {
         String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
             .filter { $0.count >= 40 && $0.allSatisfy(\.isHexDigit) }
