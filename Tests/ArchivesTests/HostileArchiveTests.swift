@@ -33,6 +33,31 @@ final class HostileArchiveTests: XCTestCase {
         XCTAssertLessThan(outcome.peakResidentGrowth, 64 << 20, "streamed, never held")
     }
 
+    /// Real data is not a bomb: a gzip whose compressed bytes span two read windows and
+    /// whose output is 71:1 overall (the shape of cloud SDKs' bundled `.json.gz` tables)
+    /// is read to its end. Measuring only the bytes delivered after the member's header took
+    /// the second window alone for its size (over 100:1) and stopped it.
+    func testHighlyCompressibleTextIsNotARatioBomb() throws {
+        let scratch = try Scratch()
+        var text = ""
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        // 6.5 MB of JSON that gzip -9 makes 91 KB of: 71:1 overall, 255:1 if only the bytes
+        // after the first 64 KiB window counted.
+        for i in 0..<40_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            text += "{\"name\": \"t\(i % 128).large\", \"memoryMiB\": \((i * 37) % 128 * 256), \"zone\": \"z\(state >> 63)\", "
+                + "\"architectures\": [\"x86_64\", \"arm64\"], \"network\": \"Up to 10 Gigabit\", \"ebsOptimized\": true, \"gpu\": false},\n"
+        }
+        try scratch.write("types.json", Array(text.utf8))
+        try scratch.shell("gzip -9nc types.json > types.json.gz")
+        let gz = try scratch.bytes("types.json.gz")
+        XCTAssertGreaterThan(gz.count, 64 << 10, "the compressed stream spans more than one window")
+        XCTAssertLessThan(text.utf8.count / gz.count, 100, "the whole member is under the ratio limit")
+        let outcome = ArchiveWalk.read(.bytes(gz), chunk: 64 << 10)
+        XCTAssertEqual(outcome.problems.map(\.kind), [], "\(outcome.problems)")
+        XCTAssertEqual(outcome.budget.expandedBytes, Int64(text.utf8.count))
+    }
+
     /// The same in a zip: one zip64 member whose deflate stream expands to 10 GiB (160
     /// segments each encoding 64 MiB of zeros on its own, ended by a final empty block).
     func testTenGibibyteZeroMemberInZip() throws {

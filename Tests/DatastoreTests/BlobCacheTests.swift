@@ -1,6 +1,7 @@
 import Datastore
 import Foundation
 import XCTest
+import TestSupport
 
 /// The per-blob cache: `history --datastore` reads from git only blobs no earlier run scanned
 /// with the same rules, reports what a fresh full run reports, and keeps a killed run's work.
@@ -12,7 +13,7 @@ final class BlobCacheTests: XCTestCase {
     /// A history rewritten under the datastore (the last run's tips gone, so every commit is
     /// walked again): only the blobs the new commits add are read; the report is a fresh run's.
     func testAFullWalkAfterARewriteReadsOnlyBlobsNoRunScanned() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let repo = HistoryFixture(in: scratch, commits: 20, perCommit: 2)
@@ -44,7 +45,7 @@ final class BlobCacheTests: XCTestCase {
     /// rule it adds finds what is in old blobs), while the first set's records stay valid for
     /// runs with the first rules.
     func testARulePackChangeRescansAndEachRuleSetKeepsItsOwnRecords() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         let twin = TestSecrets.rule.replacingOccurrences(of: "datastore-test-token", with: "datastore-test-twin")
         scratch.write("one.toml", TestSecrets.rule)
         scratch.write("two.toml", TestSecrets.rule + "\n" + twin)
@@ -72,12 +73,14 @@ final class BlobCacheTests: XCTestCase {
     /// kill -9 once the first blob records are committed: the datastore is sound, and the
     /// re-run reads fewer blobs than a fresh run and reports what a fresh run reports.
     func testAKilledRunKeepsItsBlobScansAndTheRerunReadsFewerBlobs() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
-        // 400 findings: the debug build spends seconds hashing them, so the run is still going
-        // when its first batch of blob records is committed.
-        let repo = HistoryFixture(in: scratch, commits: 200, perCommit: 2)
+        // 1,600 findings over 800 blobs: the debug build spends well over the two seconds after
+        // which the blob store commits its first batch (DatastoreBlobStore) hashing them, so the
+        // run is still going when that batch appears, on an idle machine too (200 blobs were
+        // all written at the end there, by the final flush).
+        let repo = HistoryFixture(in: scratch, commits: 800, perCommit: 2)
         let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--no-progress", "-q", "--format", "jsonl", "--jobs", "1"]
         let db = scratch.path + "/killed.db"
         let process = Process()
@@ -102,26 +105,26 @@ final class BlobCacheTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertTrue(stillRunning, "the run ended before its first blob records were seen: the fixture is too small")
         XCTAssertGreaterThan(recorded, 0)
-        XCTAssertLessThan(recorded, 200, "killed mid-way")
+        XCTAssertLessThan(recorded, 800, "killed mid-way")
         XCTAssertTrue(try Datastore(path: db, create: false).integrityCheck())
         XCTAssertNil(try runs(db).last?.ended, "the killed run shows as unfinished")
 
         let rerun = CLI.keyshape(args + ["--datastore", db])
         XCTAssertEqual(rerun.status, 1)
         let last = try XCTUnwrap(try runs(db).last)
-        XCTAssertEqual(last.commits, 200)
-        XCTAssertLessThanOrEqual(last.blobs ?? 999, 200 - recorded, "the killed run's blobs are not read again")
+        XCTAssertEqual(last.commits, 800)
+        XCTAssertLessThanOrEqual(last.blobs ?? 999, 800 - recorded, "the killed run's blobs are not read again")
         let fresh = CLI.keyshape(args)
         XCTAssertEqual(sortedLines(rerun.stdout), sortedLines(fresh.stdout))
-        XCTAssertEqual(sortedLines(fresh.stdout).count, 400)
-        XCTAssertEqual(try Datastore(readingAt: db).findingCount(), 400, "no duplicates")
+        XCTAssertEqual(sortedLines(fresh.stdout).count, 1600)
+        XCTAssertEqual(try Datastore(readingAt: db).findingCount(), 1600, "no duplicates")
         XCTAssertTrue(try Datastore(path: db, create: false).integrityCheck())
     }
 
     /// A full run whose only errors are the blobs' own (here one over --max-file-size) is a
     /// base for the next: that one walks only new commits and still reports the error, exit 2.
     func testRepeatableErrorsAreCarriedForwardAndTheNextRunStaysIncremental() throws {
-        let scratch = Scratch()
+        let scratch = TempDir()
         scratch.write("rules.toml", TestSecrets.rule)
         let rules = scratch.path + "/rules.toml"
         let repo = HistoryFixture(in: scratch, commits: 6, perCommit: 1)
