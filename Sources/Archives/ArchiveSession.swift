@@ -70,6 +70,9 @@ final class ArchiveSession {
             archive_read_support_format_ar(handle)
             // Anything else in a compressed stream (a .gz log, a .json.xz) is one member.
             archive_read_support_format_raw(handle)
+            // A compressed stream of nothing (a test suite's empty `.jsn.gz`, in a real wheel)
+            // is an archive with no members, not an unreadable one: raw bids only on a byte.
+            archive_read_support_format_empty(handle)
         }
         archive_read_set_read_callback(handle, cursorRead)
         if cursor.isSeekable {

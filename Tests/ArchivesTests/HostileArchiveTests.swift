@@ -58,6 +58,20 @@ final class HostileArchiveTests: XCTestCase {
         XCTAssertEqual(outcome.budget.expandedBytes, Int64(text.utf8.count))
     }
 
+    /// A compressed stream of nothing (gzip, bzip2, xz, zstd of an empty file) is an archive
+    /// with no members: libarchive's raw format bids only on a byte, so it was reported
+    /// "not a readable archive" (exit 2 on a real pyarrow wheel's empty `.jsn.gz`).
+    func testCompressedEmptyStreamIsNotAnError() throws {
+        let scratch = try Scratch()
+        try scratch.write("empty", [UInt8]())
+        try scratch.shell("gzip -9nc empty > empty.gz; bzip2 -c empty > empty.bz2; xz -c empty > empty.xz; zstd -q -c empty > empty.zst")
+        for name in ["empty.gz", "empty.bz2", "empty.xz", "empty.zst"] {
+            let outcome = ArchiveWalk.read(.bytes(try scratch.bytes(name)))
+            XCTAssertEqual(outcome.problems.map(\.kind), [], "\(name): \(outcome.problems)")
+            XCTAssertEqual(outcome.budget.expandedBytes, 0, name)
+        }
+    }
+
     /// The same in a zip: one zip64 member whose deflate stream expands to 10 GiB (160
     /// segments each encoding 64 MiB of zeros on its own, ended by a final empty block).
     func testTenGibibyteZeroMemberInZip() throws {
