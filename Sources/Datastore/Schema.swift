@@ -132,10 +132,21 @@ enum Schema {
     /// WAL and brings the schema up to date. Throws, having written nothing, on a file that
     /// is not ours.
     static func prepare(_ db: Database, writable: Bool) throws {
-        // The first read: sqlite reports a file that is not a database here.
-        let applicationID = try db.integer("PRAGMA application_id") ?? 0
-        let version = try db.integer("PRAGMA user_version") ?? 0
-        let objects = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+        // The first read: sqlite reports a file that is not a database here. The three reads
+        // share one read transaction: read apart, a second process creating the same new
+        // datastore (parallel imports) could commit its first migration between them, and this
+        // one would see tables without the marker and refuse the file as another program's.
+        let applicationID, version, objects: Int64
+        try db.execute("BEGIN")
+        do {
+            applicationID = try db.integer("PRAGMA application_id") ?? 0
+            version = try db.integer("PRAGMA user_version") ?? 0
+            objects = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
         if applicationID != marker {
             guard applicationID == 0, version == 0, objects == 0 else {
                 throw DatastoreError(.foreign, "not a keyshape datastore (an SQLite database another program wrote); nothing was changed")
