@@ -35,14 +35,28 @@ public enum CommitTexts {
     /// Every ref that points at a tag object, wherever it lives (`refs/tags/*`, but also
     /// `refs/original/*`, `refs/pull/*`, any other namespace), in ref order.
     public static func annotatedTags(_ git: Git) throws -> [TagRef] {
-        try refs(git).filter { $0.type == "tag" }.map { TagRef(ref: $0.name, tag: $0.id) }
+        try RefListing(git).annotatedTags
     }
 
     /// Every ref under `refs/notes/` that points at a commit (a notes ref's history is a
     /// chain of commits whose trees hold one blob per annotated object).
     public static func notesRefs(_ git: Git) throws -> [NotesRef] {
-        try refs(git).filter { $0.type == "commit" && $0.name.hasPrefix("refs/notes/") }
-            .map { NotesRef(ref: $0.name, commit: $0.id) }
+        try RefListing(git).notesRefs
+    }
+
+    /// The repository's refs, listed once (one `for-each-ref`) for both the annotated tags
+    /// and the notes refs: the history scan asks for both, and each git process costs its
+    /// start (reading the config and the packed refs) again.
+    public struct RefListing: Sendable {
+        public let annotatedTags: [TagRef]
+        public let notesRefs: [NotesRef]
+
+        public init(_ git: Git) throws {
+            let all = try CommitTexts.refs(git)
+            annotatedTags = all.filter { $0.type == "tag" }.map { TagRef(ref: $0.name, tag: $0.id) }
+            notesRefs = all.filter { $0.type == "commit" && $0.name.hasPrefix("refs/notes/") }
+                .map { NotesRef(ref: $0.name, commit: $0.id) }
+        }
     }
 
     /// The notes in a notes commit's tree: each blob whose path, slashes of the fan-out
@@ -109,6 +123,23 @@ public enum CommitTexts {
         public var name: [UInt8]
         public var tagger: Person?
         public var message: Range<Int>
+    }
+
+    /// Where a raw commit's message starts, as `parseCommit` finds it (after the first empty
+    /// line; the end when there is none), without reading its headers: the history scan
+    /// wants only the message, and decoding each author line and date took a third of the
+    /// commit-message pass's CPU (6,718 commits of psf/requests: 23 ms of 64 ms).
+    public static func messageRange(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0..<0 }
+        if bytes[0] == 0x0A { return 1..<bytes.count }  // the first line is the empty one
+        var at = 0
+        // The first newline followed by another one ends the headers.
+        while at < bytes.count - 1, let hit = memchr(base + at, 0x0A, bytes.count - 1 - at) {
+            let i = UnsafeRawPointer(hit) - base
+            if bytes[i + 1] == 0x0A { return (i + 2)..<bytes.count }
+            at = i + 1
+        }
+        return bytes.count..<bytes.count
     }
 
     public static func parseCommit(_ bytes: UnsafeRawBufferPointer) -> ParsedCommit {

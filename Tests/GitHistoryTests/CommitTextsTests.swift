@@ -23,6 +23,32 @@ final class CommitTextsTests: XCTestCase {
         XCTAssertNil(parseCommit("tree x\nauthor no brackets\n\nm").author)
     }
 
+    /// `messageRange` (the history scan's cut, headers not parsed) gives what `parseCommit`
+    /// gives, for well-formed commits and for what a hostile repository can write: no empty
+    /// line, an empty line first, blank lines and NULs inside the message, a newline last.
+    func testMessageRangeAgreesWithTheFullParse() {
+        let cases: [[UInt8]] = [
+            "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor A <a@x> 0 +0000\n\nsubject\n\nbody\n",
+            "tree x\ngpgsig -----BEGIN-----\n \n sig\n -----END-----\n\n\n\nafter blank lines\n",
+            "tree x\n", "tree x", "", "\n", "\n\n", "\nmessage with no headers", "tree x\n\n", "a\n\nb\n\nc",
+            "tree x\r\n\r\nnot an empty line\n", "tree x\n \nstill headers\n\nmsg",
+        ].map { Array($0.utf8) } + [
+            Array("tree x\n\nkey \u{0}after NUL\n".utf8), [0x74, 0x0A, 0x0A], [0x0A, 0x0A, 0x0A], [0x00, 0x0A, 0x0A, 0x00],
+        ]
+        for bytes in cases {
+            bytes.withUnsafeBytes { raw in
+                XCTAssertEqual(CommitTexts.messageRange(raw), CommitTexts.parseCommit(raw).message, "\(bytes)")
+            }
+        }
+        // Every cut of one commit (each prefix is an object git could be handed).
+        let full = Array("tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n\nm\n\nn\n".utf8)
+        for end in 0...full.count {
+            Array(full[0..<end]).withUnsafeBytes { raw in
+                XCTAssertEqual(CommitTexts.messageRange(raw), CommitTexts.parseCommit(raw).message, "the first \(end) bytes")
+            }
+        }
+    }
+
     func testTagFields() {
         let text = "object 4b825dc642cb6eb9a060e54bf8d69288fbee4904\ntype commit\ntag v1\u{1B}\ntagger T <t@x> 0 +0000\n\nmsg\n"
         let bytes = Array(text.utf8)

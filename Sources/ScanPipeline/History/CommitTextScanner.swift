@@ -105,16 +105,18 @@ final class CommitTextScanner: @unchecked Sendable {
         mutating func run() {
             let history = scanner.history
             let selecting = !history.since.isEmpty || !history.ranges.isEmpty
-            let selection: CommitSelection
-            do { selection = try HistoryScanner.selection(git, history) } catch {
-                issue("commit messages", "not scanned: \(error)")
-                return
-            }
             var commits: [ObjectID] = []
             if let log {
                 // A failed listing is the blob scan's error entry (the same rev-list).
                 commits = log.listedCommits()
             } else {
+                // Only without the blob scan's listing is the selection worked out again
+                // (each `--since` and `--range` revision is one `git rev-parse`).
+                let selection: CommitSelection
+                do { selection = try HistoryScanner.selection(git, history) } catch {
+                    issue("commit messages", "not scanned: \(error)")
+                    return
+                }
                 do { commits = try CommitTexts.commits(git, selection: selection) } catch {
                     issue("commit messages", "not scanned: \(error)")
                 }
@@ -135,8 +137,10 @@ final class CommitTextScanner: @unchecked Sendable {
             }
             scanMessages(commits)
             let selected: Set<ObjectID>? = selecting ? Set(commits) : nil
-            scanTags(selected: selected, endpoints: selecting ? rangeEnds(history) : unreachableTags)
-            scanNotes(selected: selected)
+            // One listing of the refs for the tags and the notes.
+            let refs = Result { try CommitTexts.RefListing(git) }
+            scanTags(selected: selected, endpoints: selecting ? rangeEnds(history) : unreachableTags, refs: refs)
+            scanNotes(selected: selected, refs: refs)
         }
 
         /// The range ends (`B` of `A..B`) that name tag objects.
@@ -157,8 +161,7 @@ final class CommitTextScanner: @unchecked Sendable {
                     switch result {
                     case .object(let type, let bytes):
                         guard type == "commit" else { issue("commit \(id.hex)", "git gave a \(DisplayText.escaped(type)), not a commit; its message was not scanned"); return }
-                        let parsed = CommitTexts.parseCommit(bytes)
-                        scan(UnsafeRawBufferPointer(rebasing: bytes[parsed.message]), at: Place(.message, commit: id))
+                        scan(UnsafeRawBufferPointer(rebasing: bytes[CommitTexts.messageRange(bytes)]), at: Place(.message, commit: id))
                     default:
                         unread(result, "commit \(id.hex)", what: "its message")
                     }
@@ -172,10 +175,10 @@ final class CommitTextScanner: @unchecked Sendable {
             var message: [UInt8]
         }
 
-        mutating func scanTags(selected: Set<ObjectID>?, endpoints: [ObjectID]) {
+        mutating func scanTags(selected: Set<ObjectID>?, endpoints: [ObjectID], refs: Result<CommitTexts.RefListing, Error>) {
             var level: [ObjectID] = endpoints
             do {
-                level += try CommitTexts.annotatedTags(git).map(\.tag)
+                level += try refs.get().annotatedTags.map(\.tag)
             } catch {
                 issue("annotated tags", "not scanned: \(error)")
             }
@@ -228,9 +231,9 @@ final class CommitTextScanner: @unchecked Sendable {
             }
         }
 
-        mutating func scanNotes(selected: Set<ObjectID>?) {
+        mutating func scanNotes(selected: Set<ObjectID>?, refs listing: Result<CommitTexts.RefListing, Error>) {
             let refs: [CommitTexts.NotesRef]
-            do { refs = try CommitTexts.notesRefs(git) } catch {
+            do { refs = try listing.get().notesRefs } catch {
                 issue("notes", "not scanned: \(error)")
                 return
             }
