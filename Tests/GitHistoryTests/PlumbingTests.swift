@@ -470,6 +470,32 @@ final class CommitLogTests: XCTestCase {
         }
     }
 
+    /// The first chunk is smaller than the others (`CommitLog.firstChunkCommits`), so with
+    /// more commits than that the chunks differ in size; they still come back in order.
+    func testSmallerFirstChunkKeepsOrder() throws {
+        let f = Fixture()
+        let total = CommitLog.firstChunkCommits + 9
+        for i in 0..<total {
+            f.write("f\(i % 5).txt", "\(i)\n")
+            f.commit("c\(i)")
+        }
+        let git = try f.git()
+        func list(shards: Int, chunk: Int) throws -> [String] {
+            let log = try CommitLog(git: git, selection: CommitSelection(), shards: shards, chunkCommits: chunk)
+            var out: [String] = []
+            while let c = try log.next() {
+                out.append(c.commit.id.hex + " " + c.changes.map { String(decoding: $0.path, as: UTF8.self) + ":" + $0.newBlob.hex }.joined(separator: ";"))
+            }
+            XCTAssertEqual(log.listedCommits().count, total)
+            return out
+        }
+        let one = try list(shards: 1, chunk: 1000)
+        XCTAssertEqual(one.count, total)
+        // Two chunks (the small first one, then the rest) on two processes; and three chunks on three.
+        XCTAssertEqual(try list(shards: 2, chunk: CommitLog.chunkCommits), one)
+        XCTAssertEqual(try list(shards: 3, chunk: CommitLog.firstChunkCommits / 2 + 1), one)
+    }
+
     func testReflogAndStashEnumeration() throws {
         let f = Fixture()
         f.write("a", "1\n")
