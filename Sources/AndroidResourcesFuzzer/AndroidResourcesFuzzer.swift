@@ -24,15 +24,5 @@ import FuzzDriver
 
 @main
 enum AndroidResourcesFuzzer {
-    static func main() { FuzzDriver.run("AndroidResourcesFuzzer", fuzz) }
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    for format in [AppFormat.androidXML, AppFormat.resourceTable] {
-        let problems = AppFormatsCheck.problems(bytes, as: format)
-        precondition(problems.isEmpty, problems.joined(separator: "; "))
-    }
-    return 0
+    static func main() { FuzzDriver.run("AndroidResourcesFuzzer") { bytes in [AppFormat.androidXML, .resourceTable].flatMap { AppFormatsCheck.problems(bytes, as: $0) } } }
 }

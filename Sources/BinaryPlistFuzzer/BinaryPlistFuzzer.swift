@@ -24,15 +24,5 @@ import FuzzDriver
 
 @main
 enum BinaryPlistFuzzer {
-    static func main() { FuzzDriver.run("BinaryPlistFuzzer", fuzz) }
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    for format in [AppFormat.binaryPlist] {
-        let problems = AppFormatsCheck.problems(bytes, as: format)
-        precondition(problems.isEmpty, problems.joined(separator: "; "))
-    }
-    return 0
+    static func main() { FuzzDriver.run("BinaryPlistFuzzer") { AppFormatsCheck.problems($0, as: .binaryPlist) } }
 }

@@ -17,26 +17,10 @@
 // A plain build makes the same target a replay tool (see FuzzDriver):
 //
 //   swift build --product DecodersFuzzer && .build/debug/DecodersFuzzer crash-* Fixtures/fuzz/decoders
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FuzzChecks
 import FuzzDriver
 
 @main
 enum DecodersFuzzer {
-    static func main() { FuzzDriver.run("DecodersFuzzer", fuzzDecoders) }
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDecoders(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let problems = DecodersCheck.problems(Array(UnsafeBufferPointer(start: data, count: size)))
-    if !problems.isEmpty {
-        // A trap is what libFuzzer records as a crash and saves the input for.
-        fputs(problems.map { "DecodersFuzzer: \($0)\n" }.joined(), stderr)
-        abort()
-    }
-    return 0
+    static func main() { FuzzDriver.run("DecodersFuzzer") { DecodersCheck.problems($0) } }
 }

@@ -1,4 +1,6 @@
-// The entry point shared by the libFuzzer harnesses (object files, TOML, the file scan).
+// The entry point and the per-input body shared by every libFuzzer harness: a harness's main
+// is one call, `FuzzDriver.run(name) { bytes in problems }`, and this file holds the
+// `LLVMFuzzerTestOneInput` that runs that check and traps on a problem.
 //
 // Built with `-Xswiftc -DKEYSHAPE_LIBFUZZER` (and `-sanitize=fuzzer,address`), `run` hands
 // control to libFuzzer's driver, exactly as libFuzzer's own main would. A plain build makes
@@ -26,14 +28,21 @@ private func LLVMFuzzerRunDriver(
 #endif
 
 public enum FuzzDriver {
-    /// libFuzzer's `LLVMFuzzerTestOneInput`: one input, 0 when done (anything wrong traps).
-    public typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    /// What a harness checks on one input: the problems it found, none when all is well.
+    public typealias Check = ([UInt8]) -> [String]
 
-    public static func run(_ name: String, _ testOneInput: TestOneInput) -> Never {
+    /// The running harness: libFuzzer's callback is a C function and cannot capture it.
+    nonisolated(unsafe) static var harness: (name: String, check: Check)?
+
+    /// Runs `check` on every input (libFuzzer's, or the files named on the command line) and
+    /// traps on the first input that has a problem, after printing the problems to stderr
+    /// as `name: problem` lines.
+    public static func run(_ name: String, check: @escaping Check) -> Never {
+        harness = (name, check)
         #if KEYSHAPE_LIBFUZZER
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, testOneInput))
+        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzDriverTestOneInput))
         #else
         var count = 0
         for path in CommandLine.arguments.dropFirst() {
@@ -42,13 +51,25 @@ public enum FuzzDriver {
                     fputs("\(name): cannot read \(file)\n", stderr)
                     exit(2)
                 }
-                _ = bytes.withUnsafeBufferPointer { testOneInput($0.baseAddress, $0.count) }
+                _ = bytes.withUnsafeBufferPointer { fuzzDriverTestOneInput($0.baseAddress, $0.count) }
                 count += 1
             }
         }
         print("\(name): \(count) inputs ok")
         exit(0)
         #endif
+    }
+
+    /// One input through the harness's check; 0 when it has no problem.
+    static func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        guard let (name, check) = harness else { return 0 }
+        let problems = check(Array(UnsafeBufferPointer(start: data, count: size)))
+        if !problems.isEmpty {
+            // A trap is what libFuzzer records as a crash and saves the input for.
+            fputs(problems.map { "\(name): \($0)\n" }.joined(), stderr)
+            abort()
+        }
+        return 0
     }
 
     /// A file as is; a folder's regular files, sorted (not recursive).
@@ -77,4 +98,10 @@ public enum FuzzDriver {
         }
         return ferror(file) == 0 ? bytes : nil
     }
+}
+
+/// libFuzzer's per-input entry: the one definition of the symbol in every harness.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDriverTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    FuzzDriver.testOneInput(data, size)
 }

@@ -24,15 +24,5 @@ import FuzzDriver
 
 @main
 enum JavaClassFuzzer {
-    static func main() { FuzzDriver.run("JavaClassFuzzer", fuzz) }
-}
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    for format in [AppFormat.javaClass] {
-        let problems = AppFormatsCheck.problems(bytes, as: format)
-        precondition(problems.isEmpty, problems.joined(separator: "; "))
-    }
-    return 0
+    static func main() { FuzzDriver.run("JavaClassFuzzer") { AppFormatsCheck.problems($0, as: .javaClass) } }
 }

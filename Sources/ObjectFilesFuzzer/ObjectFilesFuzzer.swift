@@ -43,13 +43,13 @@ import FuzzDriver
 @main
 enum ObjectFilesFuzzer {
     /// libFuzzer's driver under KEYSHAPE_LIBFUZZER, else a replay of the files and folders
-    /// given (FuzzDriver, shared with the TOML and file-scan harnesses).
-    static func main() { FuzzDriver.run("ObjectFilesFuzzer", fuzz) }
+    /// given (FuzzDriver, shared with every harness).
+    static func main() { FuzzDriver.run("ObjectFilesFuzzer") { check($0); return [] } }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+/// The checks below trap on a problem themselves (preconditions).
+private func check(_ bytes: [UInt8]) {
+    let size = bytes.count
     let source = MemoryByteSource(bytes)
     _ = ObjectFileParser.sniff(Array(bytes.prefix(ObjectFileParser.sniffLength)))
 
@@ -61,7 +61,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var runs: [UTF16Text.Run] = []
     bytes.withUnsafeBytes { UTF16Text.extract($0, minLength: 4, into: &decoded, runs: &runs) }
     checkUTF16Runs(runs, decoded: decoded, bytes: bytes)
-    return 0
 }
 
 /// What the scanner relies on: runs in source order, not overlapping, at least the minimum

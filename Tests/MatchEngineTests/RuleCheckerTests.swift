@@ -45,7 +45,7 @@ final class RuleCheckerTests: XCTestCase {
         regex = '''(?:=|")(pat[A-Za-z0-9]{14})'''
         keywords = ["=pat", "\\"pat"]
         """, file: "w.toml")
-        let problems = RuleChecker.check(files: [file], requireExamples: true).filter { $0.message.hasPrefix("keyword") }
+        let problems = RuleChecker.check(files: [file], requireExamples: true).filter { $0.message.contains("common word") }
         XCTAssertEqual(problems.map { "\($0.rule): \($0.message)" }.sorted(), [
             "word-keyed: keyword `basic` is the common word `basic`: the rule would wake on most files",
             "word-keyed: keyword `pat` is part of the common word `path`: the rule would wake on most files",
@@ -54,5 +54,34 @@ final class RuleCheckerTests: XCTestCase {
                       "only the pack's bar (--require-examples) checks keywords")
         XCTAssertEqual(CommonWords.word(containing: "ably"), "probably")
         XCTAssertNil(CommonWords.word(containing: "ably_"), "a keyword with a separator is no word")
+    }
+
+    /// Punctuation and short fragments select nothing either: `://` is in every file with a URL.
+    /// A short keyword passes only where the rule vouches for it as its token's own prefix.
+    func testPunctuationAndShortKeywordsFailTheBarUnlessVouchedFor() throws {
+        let file = try RuleLoader.load(text: #"""
+        [[rules]]
+        id = "url-keyed"
+        regex = '''https?://[a-z]{3,}:([A-Za-z0-9]{8,})@'''
+        keywords = ["://", "z9", "type =", "https://"]
+        [[rules]]
+        id = "prefix-keyed"
+        regex = '''(sg\.[A-Za-z0-9]{22}|x~[0-9]{9})'''
+        keywords = ["SG.", "x~", "-- ", "\n:"]
+        distinctiveKeywords = ["Sg.", "x~", "zz_"]
+        """#, file: "p.toml")
+        let isBar: (RuleCheckProblem) -> Bool = { $0.message.hasPrefix("keyword") || $0.message.hasPrefix("`distinctiveKeywords`") }
+        let bar = RuleChecker.check(files: [file], requireExamples: true).filter(isBar).map { "\($0.rule): \($0.message)" }.sorted()
+        let advice = ": make it longer, or list it in `distinctiveKeywords` if it is the token's own distinctive prefix"
+        XCTAssertEqual(bar, [
+            "prefix-keyed: `distinctiveKeywords` lists `zz_`, which is not one of the rule's keywords",
+            "prefix-keyed: keyword `-- ` is only punctuation or whitespace, which most files hold" + advice,
+            #"prefix-keyed: keyword `\n:` is only punctuation or whitespace, which most files hold"# + advice,
+            "url-keyed: keyword `://` is only punctuation or whitespace, which most files hold" + advice,
+            "url-keyed: keyword `z9` is shorter than 4 characters, which many files hold" + advice,
+        ], "`type =` and `https://` are long enough; `sg.` (any case) and `x~` are vouched for; the newline is printed escaped")
+        XCTAssertTrue(RuleChecker.check(files: [file], requireExamples: false).filter(isBar).isEmpty,
+                      "only the pack's bar (--require-examples) checks keywords")
+        XCTAssertEqual(file.rules[1].distinctiveKeywords, ["sg.", "x~", "zz_"], "the loader reads the list, lowercased")
     }
 }

@@ -43,8 +43,10 @@ public enum RuleChecker {
     public static let openMarker = "«", closeMarker = "»"
 
     /// - Parameter requireExamples: the builtin pack's bar: fail rules with fewer than two
-    ///   examples and two negative examples, and rules with a keyword that is a common word or
-    ///   part of one (`CommonWords`), which would make the keyword prefilter select nothing.
+    ///   examples and two negative examples, rules with a keyword that is a common word or
+    ///   part of one (`CommonWords`), which would make the keyword prefilter select nothing,
+    ///   and rules with a keyword too short or made of punctuation only (`KeywordBar`) that the
+    ///   rule does not vouch for in `distinctiveKeywords`.
     /// - Parameter runner: makes, for the combined rule set, the function that runs one
     ///   example (nil: the matcher alone).
     public static func check(files: [RuleFile], requireExamples: Bool,
@@ -74,11 +76,19 @@ public enum RuleChecker {
                     if rule.examples.count < 2 { problems.append(.init(rule: rule.id, position: rule.source, message: "fewer than 2 examples")) }
                     if rule.negativeExamples.count < 2 { problems.append(.init(rule: rule.id, position: rule.source, message: "fewer than 2 negative examples")) }
                     for keyword in rule.keywords {
+                        if let why = KeywordBar.shortfall(keyword), !rule.distinctiveKeywords.contains(keyword.lowercased()) {
+                            problems.append(.init(rule: rule.id, position: rule.source,
+                                                  message: "keyword `\(KeywordBar.printable(keyword))` \(why): make it longer, or list it in `distinctiveKeywords` if it is the token's own distinctive prefix"))
+                        }
                         // Only letters can be part of a word, so what is printed is a lower-case word.
                         guard let word = CommonWords.word(containing: keyword) else { continue }
                         let part = keyword.lowercased() == word ? "" : "part of "
                         problems.append(.init(rule: rule.id, position: rule.source,
                                               message: "keyword `\(keyword.lowercased())` is \(part)the common word `\(word)`: the rule would wake on most files"))
+                    }
+                    for vouched in rule.distinctiveKeywords where !rule.keywords.contains(vouched) {
+                        problems.append(.init(rule: rule.id, position: rule.source,
+                                              message: "`distinctiveKeywords` lists `\(KeywordBar.printable(vouched))`, which is not one of the rule's keywords"))
                     }
                 }
             }

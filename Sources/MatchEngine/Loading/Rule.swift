@@ -12,6 +12,10 @@ public struct Rule: Sendable {
     public var entropy: Double?
     /// Lowercase literals; the rule runs only on buffers containing one of them.
     public var keywords: [String]
+    /// Keywords shorter than `rules check`'s bar (4 characters, or no letter or digit) that the
+    /// rule's author vouches for (`distinctiveKeywords`, lowercased): a token's own prefix such
+    /// as `sg.` or `hf_`, rare in code although short. Read only by the checker.
+    public var distinctiveKeywords: [String] = []
     /// Only paths matching this run the rule.
     public var path: Regex?
     public var tags: [String]
