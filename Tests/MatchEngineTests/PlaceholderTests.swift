@@ -18,6 +18,24 @@ final class PlaceholderTests: XCTestCase {
         XCTAssertTrue(placeholder("1234512345123451234512345"))
     }
 
+    /// Counting runs hidden by alternating case or by interleaving two runs, after a real
+    /// prefix: the detection corpus's `sk_live_aBcDeF…`, `sk_live_1a2b3c…`, `ghp_A1B2C3…`
+    /// were reported as keys before.
+    func testCountingRunsInAlternatingCaseOrInterleaved() {
+        XCTAssertTrue(placeholder("sk_live_aBcDeFgHiJkLmNoPqRsTuVwX", ["sk_live_"]))
+        XCTAssertTrue(placeholder("AbCdEfGhIjKlMnOpQrStUvWx"))
+        XCTAssertTrue(placeholder("sk_live_1a2b3c4d5e6f7g8h9i0j1k2l", ["sk_live_"]))
+        XCTAssertTrue(placeholder("ghp_A1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q7R8", ["ghp_"]))
+        XCTAssertTrue(placeholder("xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", ["xoxb-"]))
+        XCTAssertTrue(placeholder("a1b2c3d4e5f6g7h8i9j0"))
+        // Short stretches inside a random token stay keys (put together here, so this file
+        // holds no key-shaped literal for the self-audit to report).
+        XCTAssertFalse(placeholder("sk_live_" + "aBcDq7Lm2ZxW9tR4vNp8Ke3s", ["sk_live_"]))
+        XCTAssertFalse(placeholder("ghp_" + "A1B2k9Xq7LmZ3pW0tR4vN8sK2eYd6fHj", ["ghp_"]))
+        // Digits that pair up are no interleaving (a real Asana token's shape).
+        XCTAssertFalse(placeholder("2/9314455667710918/5015420555409761:3e5fee3bfa5faf4e3ab805f9e485c4d8"))
+    }
+
     func testRepetition() {
         XCTAssertTrue(placeholder("aaaaaaaaaaaaaaaaaaaaaaaa"))
         XCTAssertTrue(placeholder("abababababababababab"))

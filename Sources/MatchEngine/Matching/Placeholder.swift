@@ -53,6 +53,7 @@ public enum Placeholder {
         let runs = t.count <= 128 && !t.contains(0x0A)
         return isFill(t, judgesRuns: runs) || isRepetitive(t, minimum: minimum, judgesRuns: runs)
             || isInOrder(t, minimum: minimum, judgesRuns: runs)
+            || (runs && isCountingInDisguise(t, minimum: minimum))
     }
 
     public static func isPlaceholder(_ text: String, prefixes: [String] = []) -> Bool {
@@ -229,6 +230,45 @@ public enum Placeholder {
         }
         if judgesRuns && longest >= minimum { return true }
         return n >= 8 && inRuns * 10 >= n * 6
+    }
+
+    /// Counting runs a stand-in hides by alternating case or by interleaving two runs:
+    /// `aBcDeFgHiJ…` (the alphabet in alternating case), `1a2b3c4d5e…`, `A1B2C3D4…` (two runs
+    /// in step, every other character). Both are written as placeholders after a real prefix
+    /// (`sk_live_aBcDeF…`, `ghp_A1B2C3…`). Odds are kept as for plain runs: a case-blind step
+    /// has odds 2/62 in a mixed-case token instead of 1/62, so a case-blind run must be long
+    /// for an alphabet of 31 (8 characters in a 24 to 64-character base62 token); an
+    /// interleaved step compares a character with the one two places on, so `minimum - 1`
+    /// steps in a row have the odds of a plain run of `minimum` (`minimum - 1` steps).
+    static func isCountingInDisguise(_ t: Bytes, minimum: Int) -> Bool {
+        let n = t.count
+        var upper = false, lowerCase = false
+        for b in t { if isUpper(b) { upper = true } else if isLower(b) { lowerCase = true } }
+        let mixed = upper && lowerCase
+        // In a single-case value a case-blind step is a plain step: the plain checks cover it.
+        let blindMinimum = mixed ? max(minimum, 1 + Int((log(2 * Double(n) * 1e8) / log(31.0)).rounded(.up))) : Int.max
+        if mixed && n >= blindMinimum {
+            var run = 1
+            for i in 1..<n {
+                run = follows(lower(t[i - 1]), lower(t[i])) ? run + 1 : 1
+                if run >= blindMinimum { return true }
+            }
+        }
+        // Two runs in step, a digit run and a letter run (`1a2b…`, `A1B2…`): t[i + 2] follows
+        // t[i] and t[i + 1] is of the other kind, for `minimum - 1` positions i in a row
+        // (case-blind in a mixed-case value, with the case-blind minimum). The change of kind is
+        // what makes it a pattern: a digit stretch of a random value often pairs up
+        // (`…4455667…` is in a real Asana token, at odds of 1/10 a step).
+        let steps = (mixed ? blindMinimum : minimum) - 1
+        guard n >= steps + 2 else { return false }
+        var stretch = 0
+        for i in 0..<(n - 2) {
+            let a = t[i], b = t[i + 2]
+            let alternates = isAlnum(a) && isAlnum(t[i + 1]) && isDigit(a) != isDigit(t[i + 1])
+            stretch = alternates && (mixed ? follows(lower(a), lower(b)) : follows(a, b)) ? stretch + 1 : 0
+            if stretch >= steps { return true }
+        }
+        return false
     }
 
     /// Whether `b` comes right after `a` in 0…9, a…z, A…Z, with 9 going on to 0, a or A and z/Z

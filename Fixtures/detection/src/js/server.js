@@ -1,0 +1,13 @@
+const express = require('express');
+const app = express();
+const apiKey = 'jPyqlDOAypGXjYLk4grnxtkLkZl1xrsJ';
+const pusher = new Pusher({ appId: '1234567', key: '82db8536eedf7c7987a0', secret: '2660657a4924463f6f9d', cluster: 'eu' });
+const stripe = require('stripe')('sk_live_ClAoLEnUamhVploGmSamFrSh');
+const token = process.env.API_TOKEN || 'SdeUtUwycs245VWQ8PfnX7SItmWxDOXWqotsvDmS';
+const webhookSecret = process.env.WEBHOOK_SECRET ?? '5r3tZ7YrYaY82wL97TGojNEFxh5OpbfZ';
+const apiKey2 = process.env.API_KEY || '';
+axios.get(url, { headers: { Authorization: 'Bearer jC7puxJNqsEk4ljJDe61DMpiegsgPemVWzHvvkwf' } });
+mongoose.connect('mongodb://shop:grPIjRW_2GMksWwBlz35@mongo.internal:27017/shop');
+const octokit = new Octokit({ auth: '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' });
+const openai = new OpenAI({ apiKey: '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' });
+const key = process.env.STRIPE_KEY;
