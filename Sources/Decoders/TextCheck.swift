@@ -79,14 +79,22 @@ enum TextCheck {
     /// identifier (12 to 20 random bytes) almost never has one (about 5 in 100,000 per byte
     /// of random input), so its decode is dropped without a second search.
     static func mayHoldEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var run = 0
-        for b in bytes {
-            if b >= 0x20 && b < 0x7F {
-                run += 1
-                if run >= minimumEncodedLength { return true }
-            } else {
-                run = 0
-            }
+        // Looks at the last byte of each window of `minimumEncodedLength` first: when it is
+        // not printable no run of that length starts in the window, and the next window
+        // starts after it (random bytes are 37% printable, so most windows cost one byte, not
+        // ten). Otherwise the window is read backwards to its last byte that is not printable,
+        // and the next window starts after that one. It was 2.7% of a source scan's CPU
+        // byte by byte.
+        let n = bytes.count, w = minimumEncodedLength
+        @inline(__always) func printable(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F }
+        // No run of `w` printable bytes starts before `i`.
+        var i = 0
+        while i + w <= n {
+            if !printable(bytes[i + w - 1]) { i += w; continue }
+            var k = i + w - 2
+            while k >= i && printable(bytes[k]) { k -= 1 }
+            if k < i { return true }
+            i = k + 1
         }
         return false
     }

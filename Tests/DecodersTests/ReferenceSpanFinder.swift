@@ -1,0 +1,352 @@
+@testable import Decoders
+
+// The candidate finder as it was before its block walk tested two blocks at a time
+// (`BlockPair`), before `TextCheck.mayHoldEncoding` skipped windows and before base64 was
+// decoded through a pointer: kept here, unchanged but for its names, so
+// `SpanFinderEquivalenceTests` can check the fast paths give exactly what it gives.
+
+struct ReferenceSpanFinder {
+    /// Shorter runs of the base64 alphabet are words and identifiers, not values: 16
+    /// characters hold 12 bytes, shorter than any credential a rule describes.
+    static let minimumBase64Length = 16
+    /// Hex digests and ids are 32 (MD5, UUID without dashes) or more; shorter runs are
+    /// colours, addresses and small constants.
+    static let minimumHexLength = 32
+    /// How far back from a `%` or a backslash the start of its URL or string literal is
+    /// looked for: a longer literal is decoded from this far back only.
+    static let maximumLookback = 4096
+    /// A `data:` URI's media type and parameters longer than this are not a data URI.
+    static let maximumMediaTypeLength = 256
+
+    private var scratch: [UInt8] = []
+
+    init() {}
+
+    /// Appends the buffer's encoded spans, in order, to `spans`.
+    /// - Parameters:
+    ///   - keepBinary: also keep spans whose bytes are not text worth matching (to be searched
+    ///     for encodings nested inside them), marked `isText == false`.
+    ///   - budget: every decode is charged to it; a span that does not fit is left undecoded
+    ///     and the budget marked exhausted.
+    mutating func find(_ buffer: UnsafeRawBufferPointer, keepBinary: Bool, budget: inout DecodeBudget,
+                              into spans: inout [DecodedSpan]) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        ByteClass.table.withUnsafeBufferPointer { t in
+            var pass = ReferencePass(p: p, n: buffer.count, t: t, firstSpan: spans.count, keepBinary: keepBinary)
+            pass.run(scratch: &scratch, budget: &budget, spans: &spans)
+        }
+    }
+}
+
+/// The state of one pass over one buffer.
+private struct ReferencePass {
+    let p: UnsafePointer<UInt8>
+    let n: Int
+    let t: UnsafeBufferPointer<UInt16>
+    /// Spans before this index belong to the caller.
+    let firstSpan: Int
+    let keepBinary: Bool
+
+    /// End of the last span kept: nothing before it is part of a later span.
+    var floor = 0
+    /// A `%` or an escape before these was already part of a span tried (and dropped), so
+    /// a long line of them is tried once, not once per escape; the backward searches for a
+    /// URL's or a literal's start stop there too, so they cost a pass in all.
+    var percentTriedUntil = 0
+    var escapeTriedUntil = 0
+    /// Bytes before this were looked at byte by byte already.
+    var scalarEnd = 0
+
+    init(p: UnsafePointer<UInt8>, n: Int, t: UnsafeBufferPointer<UInt16>, firstSpan: Int, keepBinary: Bool) {
+        self.p = p; self.n = n; self.t = t; self.firstSpan = firstSpan; self.keepBinary = keepBinary
+    }
+
+    /// Whether the 8 bytes from `at` can be skipped (the caller makes sure 9 bytes are
+    /// there): no `%` before a hex digit, no backslash before `u x / "` or an octal digit, no
+    /// `data:` ending in them, and not 8 base64 characters with an upper-case letter or a
+    /// digit among them. A run of 16 or more always holds an aligned 8; base64 of text has
+    /// an upper-case letter or a digit in nearly every 8 (each 4 characters start with the
+    /// top bits of a byte, `I` to `Z` for most ASCII, and the other 7 are spread over 64
+    /// letters): of 20,000 random stretches of Python source, base64-encoded and placed at
+    /// random alignments, 9 of 16 characters had no such 8 and none of 24 or more, while
+    /// `snake_case_names` and long lower-case words never have one.
+    /// On dist-packages' text files this leaves 4.5% of words (instead of 12.8%) and 0.65%
+    /// (instead of 2.3%) for the byte-by-byte walk. Each word is a few dozen integer
+    /// operations, SWAR on 64 bits (Swift's SIMD16 types compiled to a loop per lane here:
+    /// 12 MB/s, against 168 MB/s for the plain table walk).
+    @inline(__always)
+    func skippable(_ at: Int) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        let x = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+        let high = x & SWAR.high
+        let y = x & SWAR.low7
+        let upper = SWAR.inRange(y, 0x41, 0x5A)
+        let digit = SWAR.inRange(y, 0x30, 0x39)
+        let lower = SWAR.inRange(y, 0x61, 0x7A)
+        let sign = SWAR.equal(y, 0x2B) | SWAR.equal(y, 0x2F) | SWAR.equal(y, 0x2D) | SWAR.equal(y, 0x5F)
+        let strong = (upper | digit) & ~high
+        if strong != 0 && (strong | lower | sign) & ~high == SWAR.high { return false }
+        let percent = SWAR.equal(y, 0x25), backslash = SWAR.equal(y, 0x5C), colon = SWAR.equal(y, 0x3A)
+        if (percent | backslash | colon) & ~high == 0 { return true }
+        // What follows each `%` or backslash, byte for byte in line with them.
+        let next = raw.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self) & SWAR.low7
+        var trigger = percent & (SWAR.inRange(next, 0x30, 0x39) | SWAR.inRange(next | SWAR.spread(0x20), 0x61, 0x66))
+        trigger |= backslash & (SWAR.equal(next, 0x75) | SWAR.equal(next, 0x78) | SWAR.equal(next, 0x2F)
+                                | SWAR.equal(next, 0x22) | SWAR.inRange(next, 0x30, 0x33))
+        if colon & ~high != 0 {
+            // `data` in any letter case in the 4 bytes before a colon.
+            if at < 4 { return false }
+            func before(_ k: Int, _ letter: UInt8) -> UInt64 {
+                SWAR.equal(raw.loadUnaligned(fromByteOffset: at - k, as: UInt64.self) | SWAR.spread(0x20), letter)
+            }
+            trigger |= colon & before(4, 0x64) & before(3, 0x61) & before(2, 0x74) & before(1, 0x61)
+        }
+        return trigger & ~high == 0
+    }
+
+    mutating func run(scratch: inout [UInt8], budget: inout DecodeBudget, spans: inout [DecodedSpan]) {
+        var i = 0
+        while i < n {
+            while i + 9 <= n && skippable(i) { i += 8 }
+            if i >= n { break }
+            // A base64 run may have begun in the block skipped before: start from its start.
+            var back = i
+            while back > scalarEnd && t[Int(p[back - 1])] & ByteClass.run != 0 { back -= 1 }
+            let blockEnd = min(i + 8, n)
+            i = back
+            while i < blockEnd { i = step(i, &scratch, &budget, &spans) }
+            scalarEnd = i
+        }
+    }
+
+    /// One byte, one run or one span from `i`; returns where to go on.
+    @inline(__always)
+    mutating func step(_ i0: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int {
+        var i = i0
+        let b = p[i]
+        let c = t[Int(b)]
+        if c & ByteClass.run != 0 {
+            let start = i
+            var flags = c
+            i += 1
+            while i < n {
+                let d = t[Int(p[i])]
+                if d & ByteClass.run == 0 { break }
+                flags |= d
+                i += 1
+            }
+            let runEnd = i
+            if i < n && p[i] == UInt8(ascii: "=") {
+                i += 1
+                if i < n && p[i] == UInt8(ascii: "=") { i += 1 }
+            }
+            if runEnd - start >= ReferenceSpanFinder.minimumBase64Length {
+                considerRun(start, runEnd, i, flags, &scratch, &budget, &spans)
+            }
+            return i
+        }
+        if c & ByteClass.trigger == 0 { return i + 1 }
+        switch b {
+        case UInt8(ascii: "%"):
+            if i >= percentTriedUntil, i + 2 < n, t[Int(p[i + 1])] & ByteClass.hexDigit != 0, t[Int(p[i + 2])] & ByteClass.hexDigit != 0,
+               let end = percentSpan(at: i, &scratch, &budget, &spans) {
+                return end
+            }
+            return i + 1
+        case UInt8(ascii: "\\"):
+            if i >= escapeTriedUntil, isEscapeTrigger(i), let end = escapeSpan(at: i, &scratch, &budget, &spans) {
+                return end
+            }
+            // The escaped byte is never a quote that opens or closes a literal.
+            return i + 2
+        case UInt8(ascii: ":"):
+            return dataURISpan(colon: i, &scratch, &budget, &spans) ?? i + 1
+        default:
+            return i + 1
+        }
+    }
+
+    // MARK: base64 and hex runs
+
+    mutating func considerRun(_ start: Int, _ runEnd: Int, _ end: Int, _ flags: UInt16,
+                              _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {
+        if flags & ByteClass.notHex == 0 && end == runEnd {
+            // Only hex digits: a base64 value of 16 or more characters drawn from 22 of its 64
+            // letters is vanishingly rare, so such a run is hex or nothing.
+            let count = runEnd - start
+            if count >= ReferenceSpanFinder.minimumHexLength && count % 2 == 0 {
+                decodeHex(start, runEnd, &scratch, &budget, &spans)
+            }
+            return
+        }
+        if p[start] == UInt8(ascii: "0") && p[start + 1] | 0x20 == UInt8(ascii: "x") && end == runEnd {
+            var k = start + 2
+            while k < runEnd && t[Int(p[k])] & ByteClass.hexDigit != 0 { k += 1 }
+            if k == runEnd {
+                let count = runEnd - start - 2
+                if count >= ReferenceSpanFinder.minimumHexLength && count % 2 == 0 { decodeHex(start + 2, runEnd, &scratch, &budget, &spans) }
+                return
+            }
+        }
+        var from = start
+        let mixed = flags & ByteClass.standardOnly != 0 && flags & ByteClass.urlOnly != 0
+        if mixed {
+            // Both alphabets: a name or a prefix joined to a standard value by `-` or `_`
+            // (`sha384-...`, `token_...`); the value is what follows the last of them.
+            var k = runEnd - 1
+            while k > start && t[Int(p[k])] & ByteClass.urlOnly == 0 { k -= 1 }
+            from = k + 1
+            if runEnd - from < ReferenceSpanFinder.minimumBase64Length { return }
+        }
+        let encoding: Encoding = !mixed && flags & ByteClass.urlOnly != 0 ? .base64url : .base64
+        guard budget.take((end - from) / 4 * 3 + 2) else { return }
+        guard ReferenceDecoding.base64(p, from..<end, into: &scratch) else { return }
+        keep(encoding, from..<end, &scratch, &spans)
+    }
+
+    mutating func decodeHex(_ start: Int, _ end: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {
+        guard budget.take((end - start) / 2) else { return }
+        guard ValueDecoding.hex(p, start..<end, into: &scratch) else { return }
+        keep(.hex, start..<end, &scratch, &spans)
+    }
+
+    // MARK: percent-encoding
+
+    /// A `%XX` at `i`: the run of URL characters around it.
+    /// - Returns: where the pass resumes when the span was kept, nil to go on at `i + 1`.
+    mutating func percentSpan(at i: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int? {
+        let limit = max(floor, percentTriedUntil, i - ReferenceSpanFinder.maximumLookback)
+        var start = i
+        while start > limit && t[Int(p[start - 1])] & ByteClass.url != 0 { start -= 1 }
+        var end = i + 3
+        while end < n && t[Int(p[end])] & ByteClass.url != 0 { end += 1 }
+        percentTriedUntil = end
+        guard budget.take(end - start) else { return nil }
+        guard ValueDecoding.percent(p, start..<end, into: &scratch) else { return nil }
+        return replace(.percent, start..<end, &scratch, &spans) ? end : nil
+    }
+
+    // MARK: string escapes
+
+    func isEscapeTrigger(_ i: Int) -> Bool {
+        guard i + 1 < n else { return false }
+        func hex(_ from: Int, _ count: Int) -> Bool {
+            if from + count > n { return false }
+            for k in from..<from + count where t[Int(p[k])] & ByteClass.hexDigit == 0 { return false }
+            return true
+        }
+        func octal(_ k: Int) -> Bool { k < n && p[k] >= UInt8(ascii: "0") && p[k] <= UInt8(ascii: "7") }
+        switch p[i + 1] {
+        case UInt8(ascii: "u"): return hex(i + 2, 4)
+        case UInt8(ascii: "x"): return hex(i + 2, 2)
+        case UInt8(ascii: "/"), UInt8(ascii: "\""): return true
+        // `\0` alone ends many C strings; three octal digits are an encoded byte.
+        case UInt8(ascii: "0")...UInt8(ascii: "3"): return octal(i + 2) && octal(i + 3)
+        default: return false
+        }
+    }
+
+    /// The last unescaped quote before `i` on its line (not before the last span tried), -1
+    /// for none.
+    func openingQuote(before i: Int) -> Int {
+        let limit = max(floor, escapeTriedUntil, i - ReferenceSpanFinder.maximumLookback)
+        var k = i - 1
+        while k >= limit {
+            let b = p[k]
+            if b == UInt8(ascii: "\n") { return -1 }
+            if t[Int(b)] & ByteClass.quote != 0 {
+                var backslashes = 0
+                while k - backslashes - 1 >= limit && p[k - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                if backslashes % 2 == 0 { return k }
+            }
+            k -= 1
+        }
+        return -1
+    }
+
+    /// An escape at `i`: the string literal around it (from the quote that opened it on this
+    /// line to the matching unescaped quote or the line's end), or, outside quotes, from the
+    /// escape to the next blank.
+    mutating func escapeSpan(at i: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int? {
+        let quoteAt = openingQuote(before: i)
+        let quoted = quoteAt >= 0
+        let start = quoted ? quoteAt + 1 : i
+        let close: UInt8 = quoted ? p[quoteAt] : 0
+        var end = i
+        while end < n {
+            let b = p[end]
+            if b == UInt8(ascii: "\\") { end += 2; continue }
+            if b == UInt8(ascii: "\n") || b == close { break }
+            if !quoted && (b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || t[Int(b)] & ByteClass.quote != 0) { break }
+            end += 1
+        }
+        end = min(end, n)
+        escapeTriedUntil = end
+        guard budget.take(3 * (end - start) / 2 + 4) else { return nil }
+        var octal = false
+        guard ValueDecoding.escapes(p, start..<end, into: &scratch, sawOctal: &octal) else { return nil }
+        return replace(octal ? .cEscape : .jsonEscape, start..<end, &scratch, &spans) ? end : nil
+    }
+
+    // MARK: data: URIs
+
+    /// A `:` ending `data` (not part of a longer word): `data:[media type][;base64],payload`.
+    mutating func dataURISpan(colon i: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int? {
+        guard i >= 4, p[i - 4] | 0x20 == UInt8(ascii: "d"), p[i - 3] | 0x20 == UInt8(ascii: "a"),
+              p[i - 2] | 0x20 == UInt8(ascii: "t"), p[i - 1] | 0x20 == UInt8(ascii: "a"),
+              i == 4 || t[Int(p[i - 5])] & ByteClass.alphanumeric == 0 else { return nil }
+        var comma = i + 1
+        while comma < n && comma - i <= ReferenceSpanFinder.maximumMediaTypeLength && isMediaTypeByte(p[comma]) { comma += 1 }
+        guard comma < n, p[comma] == UInt8(ascii: ",") else { return nil }
+        var base64 = comma - i > 7 && p[comma - 7] == UInt8(ascii: ";")
+        if base64 {
+            for (k, letter) in "base64".utf8.enumerated() where p[comma - 6 + k] | 0x20 != letter { base64 = false }
+        }
+        let start = comma + 1
+        var end = start
+        if base64 {
+            while end < n && t[Int(p[end])] & ByteClass.base64Character != 0 { end += 1 }
+            var padding = 0
+            while end < n && padding < 2 && p[end] == UInt8(ascii: "=") { end += 1; padding += 1 }
+            guard end > start, budget.take((end - start) / 4 * 3 + 2) else { return nil }
+            guard ReferenceDecoding.base64(p, start..<end, into: &scratch) else { return nil }
+        } else {
+            while end < n && t[Int(p[end])] & ByteClass.url != 0 { end += 1 }
+            // Without a `%XX` the payload is its own text, already scanned as it is.
+            guard end > start, budget.take(end - start) else { return nil }
+            guard ValueDecoding.percent(p, start..<end, into: &scratch) else { return nil }
+            percentTriedUntil = max(percentTriedUntil, end)
+        }
+        return replace(.dataURI, start..<end, &scratch, &spans) ? end : nil
+    }
+
+    func isMediaTypeByte(_ b: UInt8) -> Bool {
+        t[Int(b)] & ByteClass.alphanumeric != 0 || b == UInt8(ascii: "/") || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+            || b == UInt8(ascii: ".") || b == UInt8(ascii: ";") || b == UInt8(ascii: "=") || b == UInt8(ascii: "_")
+    }
+
+    // MARK: keeping spans
+
+    /// Keeps the decoded scratch as a span when it is text worth matching, or when binary
+    /// spans are wanted and it may hold a nested candidate (a long enough printable run).
+    @discardableResult
+    mutating func keep(_ encoding: Encoding, _ range: Range<Int>, _ scratch: inout [UInt8], _ spans: inout [DecodedSpan]) -> Bool {
+        let text = scratch.withUnsafeBufferPointer { TextCheck.isText($0) && TextCheck.isWorthMatching($0) }
+        guard text || (keepBinary && scratch.withUnsafeBufferPointer { ReferenceDecoding.mayHoldEncoding($0) }) else { return false }
+        spans.append(DecodedSpan(encoding: encoding, sourceRange: range, bytes: Array(scratch), isText: text))
+        floor = range.upperBound
+        return true
+    }
+
+    /// Keeps a span that encloses earlier runs (a URL, a literal): those runs are dropped,
+    /// they are inside its decoded bytes.
+    mutating func replace(_ encoding: Encoding, _ range: Range<Int>, _ scratch: inout [UInt8], _ spans: inout [DecodedSpan]) -> Bool {
+        let text = scratch.withUnsafeBufferPointer { TextCheck.isText($0) && TextCheck.isWorthMatching($0) }
+        guard text || (keepBinary && scratch.withUnsafeBufferPointer { ReferenceDecoding.mayHoldEncoding($0) }) else { return false }
+        while spans.count > firstSpan, spans[spans.count - 1].sourceRange.lowerBound >= range.lowerBound { spans.removeLast() }
+        spans.append(DecodedSpan(encoding: encoding, sourceRange: range, bytes: Array(scratch), isText: text))
+        floor = range.upperBound
+        return true
+    }
+}

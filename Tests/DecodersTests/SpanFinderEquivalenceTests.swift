@@ -1,0 +1,155 @@
+@testable import Decoders
+import Foundation
+import XCTest
+
+/// The candidate finder's fast paths (`BlockPair`'s two-block test, the windowed
+/// `TextCheck.mayHoldEncoding`, base64 decoded through a pointer) give exactly the spans the
+/// implementation before them gave (`ReferenceSpanFinder`): same encodings, same source
+/// ranges, same decoded bytes, same text flags, same budget left, on thousands of seeded
+/// buffers of source-like text with encoded values of every encoding at random offsets.
+final class SpanFinderEquivalenceTests: XCTestCase {
+    /// SplitMix64: the same buffers on every run.
+    struct Seeded {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    }
+
+    static let words = ["self", "return", "def", "import", "value", "PyObject_HEAD", "getElementsByTagName", "NSMutableArray",
+                        "__init__", "snake_case_name_here", "os/path/to/module", "/usr/lib/python3/dist-packages", "x", "i",
+                        "0x7fff", "UInt64", "CamelCaseIdentifierName", "data", "url", "http://example.test/a?b=c&d=e", "é",
+                        "naïve", "日本", "ALL_UPPER_CASE_CONSTANT", "0123456789", "sha256", "deadbeef", "a1b2c3d4e5f6"]
+    static let punctuation = [" ", " ", " ", "\n", "\n    ", "(", ")", ".", ",", ":", ";", " = ", "\"", "'", "`", "{", "}", "[",
+                              "]", "%", "%2F", "%zz", "\\", "\\n", "\\\"", "\\/", "\\u00e9", "\\x41", "\\101", "\\0", "data:",
+                              "+", "-", "_", "/", "=", "==", "#", "\t", "\u{01}", "\u{7F}"]
+
+    /// One encoded value of a randomly chosen encoding (some nested, some binary).
+    static func encoded(_ r: inout Seeded) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var key = "ks_live_"
+        for _ in 0..<(12 + r.below(30)) { key.append(alphabet[r.below(alphabet.count)]) }
+        let text = r.pick(["token=\(key)", "password: \(key)", key, "{\"api_key\": \"\(key)\"}", "https://u:\(key)@host.test/x"])
+        let noise = (0..<(8 + r.below(40))).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+        switch r.below(12) {
+        case 0: return Data(text.utf8).base64EncodedString()
+        case 1: return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        case 2: return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        case 3: return text.utf8.map { String(format: "%02x", $0) }.joined()
+        case 4: return "0x" + text.utf8.map { String(format: "%02X", $0) }.joined()
+        case 5: return "https://host.test/cb?next=" + text.utf8.map { String(format: "%%%02X", $0) }.joined()
+        case 6: return "\"" + text.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined() + "\""
+        case 7: return "'" + text.utf8.map { String(format: "\\%03o", $0) }.joined() + "'"
+        case 8: return "data:text/plain;base64," + Data(text.utf8).base64EncodedString()
+        case 9: return Data(("q=" + text.utf8.map { String(format: "%%%02X", $0) }.joined()).utf8).base64EncodedString()
+        case 10: return Data(noise).base64EncodedString()
+        default: return noise.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    static func buffer(seed: UInt64) -> [UInt8] {
+        var r = Seeded(state: seed)
+        var out = ""
+        let target = r.below(2000)
+        while out.utf8.count < target {
+            switch r.below(20) {
+            case 0: out += encoded(&r)
+            case 1...9: out += r.pick(words)
+            default: out += r.pick(punctuation)
+            }
+        }
+        var bytes = Array(out.utf8)
+        // Now and then a byte with the high bit set outside any UTF-8 sequence, and a NUL.
+        if !bytes.isEmpty && r.below(4) == 0 { bytes[r.below(bytes.count)] = UInt8(0x80 + r.below(128)) }
+        if !bytes.isEmpty && r.below(8) == 0 { bytes[r.below(bytes.count)] = 0 }
+        return bytes
+    }
+
+    func testFinderGivesTheReferenceSpansOnSeededBuffers() {
+        var spansSeen = 0
+        var textSpansSeen = 0
+        for seed in 0..<3000 as Range<UInt64> {
+            let bytes = Self.buffer(seed: seed)
+            for keepBinary in [false, true] {
+                var budget = DecodeBudget(maxDepth: 2, bufferSize: bytes.count)
+                var referenceBudget = budget
+                var spans: [DecodedSpan] = [], reference: [DecodedSpan] = []
+                var finder = SpanFinder(), referenceFinder = ReferenceSpanFinder()
+                bytes.withUnsafeBytes {
+                    finder.find($0, keepBinary: keepBinary, budget: &budget, into: &spans)
+                    referenceFinder.find($0, keepBinary: keepBinary, budget: &referenceBudget, into: &reference)
+                }
+                if spans != reference || budget != referenceBudget {
+                    XCTFail("seed \(seed), keepBinary \(keepBinary): \(spans.count) spans, the reference \(reference.count)")
+                    return
+                }
+                spansSeen += spans.count
+                textSpansSeen += spans.filter(\.isText).count
+            }
+        }
+        // The buffers do hold what the finder looks for, of every kind.
+        XCTAssertGreaterThan(textSpansSeen, 2000)
+        XCTAssertGreaterThan(spansSeen, textSpansSeen)
+    }
+
+    func testEveryEncodingIsAmongTheSeededSpans() {
+        var encodings = Set<Encoding>()
+        for seed in 0..<500 as Range<UInt64> {
+            let bytes = Self.buffer(seed: seed)
+            var budget = DecodeBudget(maxDepth: 1, bufferSize: bytes.count)
+            var spans: [DecodedSpan] = []
+            var finder = SpanFinder()
+            bytes.withUnsafeBytes { finder.find($0, keepBinary: false, budget: &budget, into: &spans) }
+            encodings.formUnion(spans.map(\.encoding))
+        }
+        XCTAssertEqual(encodings, Set(Encoding.allCases))
+    }
+
+    /// A long base64 alphabet run with the block grid at every alignment: the two-block test
+    /// and the walk it replaced must stop at the same blocks.
+    func testBlockWalkAtEveryAlignment() {
+        let value = Array(Data("secret_token=ks_live_7Hq2Lx9Vb4Nw3Jk8".utf8).base64EncodedString().utf8)
+        for lead in 0..<40 {
+            for tail in 0..<20 {
+                var bytes = Array(repeating: UInt8(ascii: " "), count: lead) + value + Array(repeating: UInt8(ascii: "a"), count: tail)
+                bytes += Array("\n% \\ : data: %41 \\u0041 CamelCaseName".utf8)
+                var budget = DecodeBudget(maxDepth: 2, bufferSize: bytes.count), referenceBudget = budget
+                var spans: [DecodedSpan] = [], reference: [DecodedSpan] = []
+                var finder = SpanFinder(), referenceFinder = ReferenceSpanFinder()
+                bytes.withUnsafeBytes {
+                    finder.find($0, keepBinary: true, budget: &budget, into: &spans)
+                    referenceFinder.find($0, keepBinary: true, budget: &referenceBudget, into: &reference)
+                }
+                XCTAssertEqual(spans, reference, "lead \(lead), tail \(tail)")
+                // The value ends in `==`, so the run of `a` after it is a run of its own.
+                XCTAssertEqual(spans.first.map { [$0.encoding] }, [.base64], "lead \(lead), tail \(tail)")
+                XCTAssertEqual(spans.first?.sourceRange, lead..<(lead + value.count), "lead \(lead), tail \(tail)")
+            }
+        }
+    }
+
+    func testMayHoldEncodingMatchesTheByteWalk() {
+        var r = Seeded(state: 99)
+        var held = 0
+        for _ in 0..<20_000 {
+            let count = r.below(80)
+            // Mostly random bytes, with printable stretches of every length up to 14.
+            var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+            if count > 0 && r.below(2) == 0 {
+                let at = r.below(count), length = min(count - at, r.below(15))
+                for k in at..<at + length { bytes[k] = UInt8(0x20 + r.below(0x5F)) }
+            }
+            let fast = bytes.withUnsafeBufferPointer { TextCheck.mayHoldEncoding($0) }
+            let reference = bytes.withUnsafeBufferPointer { ReferenceDecoding.mayHoldEncoding($0) }
+            XCTAssertEqual(fast, reference, "\(bytes)")
+            if reference { held += 1 }
+        }
+        XCTAssertGreaterThan(held, 1000)
+    }
+}
