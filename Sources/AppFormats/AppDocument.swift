@@ -9,6 +9,7 @@ public struct AppDocument: Sendable {
     public private(set) var places: [String] = []
     public private(set) var warnings: [String] = []
     private var placeIndex: [String: Int32] = [:]
+    private var lastPlace: (name: String, index: Int32)?
     private var withheld: [Bool] = []
 
     /// Whether place names hold text from the file (a plist's keys) rather than fixed table
@@ -29,13 +30,19 @@ public struct AppDocument: Sendable {
     mutating func add(offset: Int, length: Int, encoding: AppString.Encoding, place: String?) {
         var index: Int32 = -1
         if let place {
-            if let known = placeIndex[place] {
+            // Most strings share their neighbour's place (a class file's every string is in
+            // `constant_pool`): comparing with the last one spares a hash of the name per
+            // string, which was 2% of the CPU of scanning jars of class files (`perf record`).
+            if let last = lastPlace, last.name == place {
+                index = last.index
+            } else if let known = placeIndex[place] {
                 index = known
             } else {
                 index = Int32(places.count)
                 places.append(place)
                 placeIndex[place] = index
             }
+            lastPlace = (place, index)
         }
         strings.append(AppString(offset: offset, length: length, encoding: encoding, place: index))
     }

@@ -141,6 +141,48 @@ final class AppFormatScanTests: XCTestCase {
         XCTAssertEqual(byPath(history.findings).mapValues { "\($0)" }, want.mapValues { "\($0)" })
     }
 
+    /// A blob over the 8 MiB chunk size is streamed from git, not held in a batch: an app-format
+    /// one is still parsed (held whole for the parse, as `scan` reads the file whole), so the
+    /// key behind its length byte is found at the same place and fingerprint as `scan` gives.
+    /// Each fixture is padded past 9 MiB where its format allows trailing bytes (DEX, class
+    /// file, Android chunks), and the plist holds a 9 MiB `data` value (its trailer must stay
+    /// last). The previous build scanned such blobs raw and found none of them.
+    func testAppFormatBlobsOverTheChunkSizeAreParsedInHistoryAndStaged() throws {
+        let repo = GitFixture()
+        makeFixtures(in: repo.path)
+        for name in ["classes.dex", "App.class", "AndroidManifest.xml", "resources.arsc"] {
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: repo.path + "/" + name))
+            handle.seekToEndOfFile()
+            handle.write(Data(count: 9 << 20))
+            handle.closeFile()
+        }
+        let script = "import plistlib, sys; open(sys.argv[1], 'wb').write(plistlib.dumps({'Padding': bytes(9 << 20), 'StripeKey': sys.argv[2]}, fmt=plistlib.FMT_BINARY))"
+        XCTAssertEqual(runProcess("/usr/bin/env", ["python3", "-c", script, repo.path + "/Big.plist", key]).status, 0)
+        for name in ["Info.plist", "Localized.plist", "Data.plist"] { repo.remove(name) }
+        let scan = try report(["scan", repo.path])
+        XCTAssertEqual(scan.run.status, 1, scan.run.stderr)
+        XCTAssertEqual(scan.errors.count, 0, scan.run.stdout)
+        func places(_ findings: [[String: Any]]) -> [String] {
+            findings.map { f in
+                let l = location(f)
+                return "\(l["path"] as? String ?? "") \(l["format"] as? String ?? "") \(l["section"] as? String ?? "") \(l["fileOffset"] as? Int ?? -1) \(f["fingerprint"] as? String ?? "")"
+            }.sorted()
+        }
+        let want = places(scan.findings)
+        XCTAssertEqual(want.count, 5, scan.run.stdout)
+        XCTAssertTrue(want.contains { $0.hasPrefix("Big.plist bplist StripeKey ") }, "\(want)")
+        repo.git(["add", "-A"])
+        let staged = try report(["staged", repo.path])
+        XCTAssertEqual(staged.run.status, 1, staged.run.stderr)
+        XCTAssertEqual(staged.errors.count, 0, staged.run.stdout)
+        XCTAssertEqual(places(staged.findings), want)
+        _ = repo.commit("big app files")
+        let history = try report(["history", repo.path])
+        XCTAssertEqual(history.run.status, 1, history.run.stderr)
+        XCTAssertEqual(history.errors.count, 0, history.run.stdout)
+        XCTAssertEqual(places(history.findings), want)
+    }
+
     /// A plist's key names are data: a key used as a dict key is found (as a string of its
     /// own) but its name is never printed as a place, neither for itself nor for the values
     /// under it, which keep the names above it.

@@ -266,6 +266,42 @@ final class ArchiveScanTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stdout)
     }
 
+    /// A self-extractor over the 8 MiB chunk size (a 9 MiB stub, then a zip) is streamed from
+    /// git, in `history` and `staged`: as `scan` does for the file, its deflated member's key is
+    /// found at `installer.exe!config.txt` and the stub's own key in its bytes. A binary blob
+    /// of that size holding a zip local header but no end record is only bytes: no member, no
+    /// error. The previous build scanned both raw, and missed the member.
+    func testSelfExtractorOverTheChunkSizeIsOpenedInHistoryAndStaged() throws {
+        let repo = GitFixture()
+        let work = TempDir()
+        let stubKey = "sk_live_" + String(key.dropFirst(8).reversed())
+        work.write("w/config.txt", "k=\(key)\n" + String(repeating: "# padding so zip deflates it\n", count: 20))
+        sh(work, """
+            cd w && zip -q -9 payload.zip config.txt
+            head -c 9437184 /dev/urandom > stub.bin && printf '\\000stub key=\(stubKey)\\000' >> stub.bin
+            cat stub.bin payload.zip > '\(repo.path)/installer.exe'
+            head -c 9437184 /dev/urandom > '\(repo.path)/noise.bin' && head -c 200 payload.zip >> '\(repo.path)/noise.bin'
+            head -c 4096 /dev/urandom >> '\(repo.path)/noise.bin'
+            """)
+        let scan = keyshape(["scan", repo.path, "--format", "json", "--no-progress"])
+        func places(_ r: Run) throws -> [String] {
+            try json(r).findings.compactMap { $0["location"] as? [String: Any] }.map {
+                "\($0["path"] as? String ?? "")!\(($0["archive"] as? [String] ?? []).joined(separator: "!")):\($0["line"] as? Int ?? 0):\($0["column"] as? Int ?? 0):\($0["fileOffset"] as? Int ?? -1)"
+            }.sorted()
+        }
+        XCTAssertEqual(try places(scan), ["installer.exe!:0:0:\(9437184 + 1 + 9)", "installer.exe!config.txt:1:3:-1"], scan.stdout)
+        repo.git(["add", "-A"])
+        for command in ["staged", "history"] {
+            if command == "history" { repo.commit("release") }
+            let r = keyshape([command, repo.path, "--format", "json", "--no-progress"])
+            XCTAssertEqual(r.status, 1, "\(command): \(r.stderr)")
+            assertNoKey(r)
+            assertNoFragment(of: stubKey, in: r.stdout, "stdout")
+            XCTAssertEqual(try json(r).errors.count, 0, "\(command): \(r.stdout)")
+            XCTAssertEqual(try places(r), try places(scan), "\(command): \(r.stdout)")
+        }
+    }
+
     /// A zip over the 8 MiB chunk size is streamed from git, in `history` and `staged`: it is
     /// opened all the same (streamed through libarchive, never held whole), its deflated
     /// member's key found at `release.zip!config/app.env`, and an error inside it is an

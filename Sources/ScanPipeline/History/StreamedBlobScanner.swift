@@ -1,17 +1,42 @@
+import AppFormats
+import Archives
 import FileInputs
 import GitHistory
 import MatchEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Scans a blob too large to hold whole (over the chunk size) as the folder scanner scans
 /// a large file: in chunks of `chunkSize` bytes read straight from git's output, each
 /// overlapping the next by `overlap` bytes so a secret across a boundary is seen whole by
 /// one chunk, and matches starting in the overlap left to the next chunk. Memory stays at
-/// one chunk however large the blob is, whatever `maxFileSize` a config asks for.
+/// one chunk however large the blob is, whatever `maxFileSize` a config asks for, except for
+/// an app-format blob, which is held whole up to `holdLimit` for its parse (see there).
+///
+/// What the folder scan does with a large file, this does with a large blob:
+/// - an archive from its first byte is its members (streamed through libarchive);
+/// - a zip appended to other bytes (a self-extracting installer) is its members and its own
+///   bytes: the zip's members are read from its first local header on, from the same reads
+///   that the raw chunks scan, and count once the blob's last bytes show the zip's end record
+///   (the rule the folder scan applies to a file);
+/// - a binary plist, DEX, Android binary XML or resource table, or Java class file gets its
+///   strings parsed (`AppFormatLayout`) and scanned with their places.
 final class StreamedBlobScanner {
     let chunkSize: Int
     let overlap: Int
     /// Bytes kept before a resume point, so lookbehinds see what precedes the match.
     let rereadContext: Int
+    /// The most an app-format blob is held whole for its parse: 8 chunks (64 MiB at the
+    /// default 8 MiB chunk). Every parser needs tables before strings (a plist's trailer is
+    /// its last 32 bytes; a DEX's string ids, a pool's offsets, a class file's earlier pool
+    /// entries come first), so the parse runs on the whole blob, as the folder scan runs it
+    /// on the whole file (up to `--max-file-size`). Real ones are far below it (the largest
+    /// `classes.dex` a 64K-method limit allows is about 12 MiB); a larger one is scanned raw
+    /// and is an error entry, never a silent downgrade.
+    var holdLimit: Int { 8 * chunkSize }
     private let storage: UnsafeMutableRawPointer
 
     init(chunkSize: Int) {
@@ -34,7 +59,8 @@ final class StreamedBlobScanner {
         /// What a transform could not do with a chunk (`BufferPipeline.transformProblems`),
         /// and for an archive each problem as `member!inner: message`.
         var problems: [String] = []
-        /// An archive's problems with their member chains (also in `problems`, as text).
+        /// An archive's problems with their member chains (also in `problems`, as text); for
+        /// a self-extractor also the problems of its own bytes, at no member.
         var archiveIssues: [(members: [[UInt8]], message: String)] = []
     }
 
@@ -49,47 +75,163 @@ final class StreamedBlobScanner {
     func scan(_ stream: CatFileReader.ObjectStream, size: Int, with pipeline: BufferPipeline, context: MatchContext,
               onFailure: (RuleFailure) -> Void) -> Scanned {
         var out = Scanned()
-        var binary: Bool?
-        // A blob too large to hold has no object map (its load commands may lie anywhere):
-        // binary bytes are placed as `raw`, at their offsets in the blob.
-        var layout: BinaryLayout?
-        var filled = 0       // bytes in storage, from storage[0]
-        var chunkStart = 0   // blob offset of storage[0]
-        var acceptStart = 0  // where this chunk's own bytes start in storage
-        var linesBefore = 0
-        var columnsBefore = 0
-        while true {
-            let wanted = min(chunkSize - filled, stream.remaining)
-            if wanted > 0 {
-                guard stream.read(into: storage + filled, count: wanted) else { out.complete = false; break }
-                filled += wanted
-            }
-            if filled == 0 { break }
-            let bytes = UnsafeRawBufferPointer(start: storage, count: filled)
-            if binary == nil {
-                // An archive is opened as a whole blob's would be, streamed on from git under the
-                // same limits; its members' findings carry their member steps.
-                var cut = false
-                if let archive = ArchiveMemberScan.scanStream(head: bytes, fill: { buffer in
-                    let count = min(buffer.count, stream.remaining)
-                    guard count > 0 else { return 0 }
-                    guard stream.read(into: buffer.baseAddress!, count: count) else { cut = true; return -1 }
-                    return count
-                }, pipeline: pipeline, contextPath: context.path) {
-                    out.findings = archive.findings
-                    out.archiveIssues = archive.issues
-                    out.problems += archive.issues.map(ArchiveMemberScan.BlobScan.text)
-                    out.binary = true
-                    out.complete = !cut
-                    return out
+        var walk = Walk(scanner: self, size: size, read: { stream.read(into: $0, count: $1) })
+        guard walk.readMore() else { out.complete = false; return out }
+        if walk.filled == 0 { return out }
+        let first = UnsafeRawBufferPointer(start: storage, count: walk.filled)
+        // An archive is opened as a whole blob's would be, streamed on from git under the
+        // same limits; its members' findings carry their member steps.
+        var cut = false
+        if let archive = ArchiveMemberScan.scanStream(head: first, fill: { buffer in
+            let count = min(buffer.count, stream.remaining)
+            guard count > 0 else { return 0 }
+            guard stream.read(into: buffer.baseAddress!, count: count) else { cut = true; return -1 }
+            return count
+        }, pipeline: pipeline, contextPath: context.path) {
+            out.findings = archive.findings
+            out.archiveIssues = archive.issues
+            out.problems += archive.issues.map(ArchiveMemberScan.BlobScan.text)
+            out.binary = true
+            out.complete = !cut
+            return out
+        }
+        let binary = ChunkReader.looksBinary(first)
+        walk.binary = binary
+        var held: UnsafeMutableRawBufferPointer?
+        defer { held?.deallocate() }
+        if binary {
+            // A blob too large to hold has no object map (its load commands may lie anywhere):
+            // binary bytes are placed as `raw`, at their offsets in the blob.
+            walk.layout = .raw
+            if let format = AppFormat.sniff(first) {
+                if size <= holdLimit {
+                    let whole = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+                    held = whole
+                    whole.baseAddress!.copyMemory(from: storage, byteCount: walk.filled)
+                    guard stream.remaining == 0 || stream.read(into: whole.baseAddress! + walk.filled, count: stream.remaining) else {
+                        out.complete = false
+                        return out
+                    }
+                    let (layout, problems) = AppFormatLayout.load(bytes: UnsafeRawBufferPointer(whole))
+                    walk.layout = layout
+                    out.problems += problems
+                    // The chunks are read from the held copy from here on.
+                    var at = walk.filled
+                    walk.read = { destination, count in
+                        destination.copyMemory(from: whole.baseAddress! + at, byteCount: count)
+                        at += count
+                        return true
+                    }
+                } else {
+                    out.problems.append("\(format.rawValue) of \(size) bytes is over the \(holdLimit) bytes a streamed blob's app-format parse may hold; its strings are not parsed, its raw bytes are scanned")
                 }
-                binary = ChunkReader.looksBinary(bytes)
-                if binary! { layout = .raw }
             }
-            let last = stream.remaining == 0
-            let acceptEnd = last ? filled : filled - overlap
+        }
+        // A self-extractor: a zip's first local header past the start of a binary blob, its
+        // members read through `fill` from the bytes the chunks read (and scan) anyway.
+        var appended: ArchiveMemberScan.BlobScan?
+        var searchFrom = 0
+        let lookForZip = binary && held == nil && pipeline.options.maxArchiveDepth > 0
+        withoutActuallyEscaping(onFailure) { onFailure in
+        while walk.scanChunk(pipeline, context: context, out: &out, onFailure: onFailure) {
+            if lookForZip, appended == nil, let start = walk.localHeader(from: searchFrom) {
+                var served = start
+                appended = ArchiveMemberScan.scanAppended(fill: { buffer in
+                    while served >= walk.chunkStart + walk.filled {
+                        guard walk.scanChunk(pipeline, context: context, out: &out, onFailure: onFailure) else {
+                            return walk.failed ? -1 : 0
+                        }
+                    }
+                    let from = served - walk.chunkStart
+                    let count = min(buffer.count, walk.filled - from)
+                    buffer.baseAddress!.copyMemory(from: self.storage + from, byteCount: count)
+                    served += count
+                    return count
+                }, pipeline: pipeline, contextPath: context.path)
+            } else if lookForZip, appended == nil {
+                searchFrom = walk.chunkStart + max(0, walk.filled - Walk.localHeaderLength)
+            }
+        }
+        }
+        if walk.failed { out.complete = false; return out }
+        out.binary = binary
+        // The folder scan's rule for a zip behind other bytes: its end record ends the input.
+        let tailCount = min(walk.filled, ArchiveKind.tailLength)
+        let tail = UnsafeRawBufferPointer(start: storage + walk.filled - tailCount, count: tailCount)
+        if binary, held == nil, pipeline.options.maxArchiveDepth > 0, ArchiveKind.sniff(head: UnsafeRawBufferPointer(start: nil, count: 0), tail: tail, totalSize: Int64(size)) == .zip {
+            let own = out.problems.map { (members: [[UInt8]](), message: $0) }
+            if let appended {
+                out.findings += appended.findings
+                out.archiveIssues = own + appended.issues
+                out.problems += appended.issues.map(ArchiveMemberScan.BlobScan.text)
+            } else {
+                let message = "a zip's end record ends this blob, but no local header of it was found in the stream; its members are not read, its bytes are scanned"
+                out.archiveIssues = own + [(members: [], message: message)]
+                out.problems.append(message)
+            }
+        }
+        return out
+    }
+
+    /// The chunk walk over one blob: `storage` holds blob bytes `chunkStart ..< chunkStart +
+    /// filled`; each `scanChunk` first drops what the previous chunk answered for, then reads
+    /// on and scans.
+    struct Walk {
+        unowned let scanner: StreamedBlobScanner
+        let size: Int
+        var read: (UnsafeMutableRawPointer, Int) -> Bool
+        var binary = false
+        var layout: BinaryLayout?
+        private(set) var filled = 0       // bytes in storage, from storage[0]
+        private(set) var chunkStart = 0   // blob offset of storage[0]
+        private(set) var remaining: Int
+        private(set) var failed = false
+        private var acceptStart = 0       // where this chunk's own bytes start in storage
+        private var linesBefore = 0
+        private var columnsBefore = 0
+        /// Where the next chunk starts in storage (set after a chunk that was not the last),
+        /// and where its own bytes start.
+        private var pendingMove: (end: Int, acceptStart: Int)?
+        private var finished = false
+        /// A zip local header's fixed part.
+        static let localHeaderLength = 30
+
+        init(scanner: StreamedBlobScanner, size: Int, read: @escaping (UnsafeMutableRawPointer, Int) -> Bool) {
+            self.scanner = scanner
+            self.size = size
+            self.read = read
+            remaining = size
+        }
+
+        /// Fills storage up to a chunk (or the blob's end); false when the source failed.
+        mutating func readMore() -> Bool {
+            let wanted = min(scanner.chunkSize - filled, remaining)
+            guard wanted > 0 else { return true }
+            guard read(scanner.storage + filled, wanted) else { failed = true; return false }
+            filled += wanted
+            remaining -= wanted
+            return true
+        }
+
+        /// Scans the next chunk; false when the blob is done (or the source failed).
+        mutating func scanChunk(_ pipeline: BufferPipeline, context: MatchContext, out: inout Scanned,
+                                onFailure: (RuleFailure) -> Void) -> Bool {
+            guard !finished, !failed else { return false }
+            let storage = scanner.storage
+            if let move = pendingMove {
+                storage.copyMemory(from: storage + move.end, byteCount: filled - move.end)
+                chunkStart += move.end
+                filled -= move.end
+                acceptStart = move.acceptStart
+                pendingMove = nil
+            }
+            guard readMore() else { return false }
+            if filled == 0 { finished = true; return false }
+            let bytes = UnsafeRawBufferPointer(start: storage, count: filled)
+            let last = remaining == 0
+            let acceptEnd = last ? filled : filled - scanner.overlap
             let base = chunkStart
-            let resumable = last ? nil : max(acceptStart, chunkSize / 2 + rereadContext)..<acceptEnd
+            let resumable = last ? nil : max(acceptStart, scanner.chunkSize / 2 + scanner.rereadContext)..<acceptEnd
             pipeline.scan(part: bytes, layout: layout, baseOffset: base, context: context, accept: acceptStart..<acceptEnd,
                           linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable, onFinding: { f in
                 var f = f
@@ -97,26 +239,47 @@ final class StreamedBlobScanner {
                 out.findings.append(f)
             }, onFailure: onFailure)
             for problem in pipeline.transformProblems where !out.problems.contains(problem) { out.problems.append(problem) }
-            if last { break }
+            if last { finished = true; return true }
             // Where the next chunk starts: the end of this one's own bytes, or the re-read
             // context before the resume point.
             var end = acceptEnd
             var nextAcceptStart = 0
-            if let resume = pipeline.resumeAt, resume > acceptStart + rereadContext, resume < acceptEnd {
-                end = resume - rereadContext
-                nextAcceptStart = rereadContext
+            if let resume = pipeline.resumeAt, resume > acceptStart + scanner.rereadContext, resume < acceptEnd {
+                end = resume - scanner.rereadContext
+                nextAcceptStart = scanner.rereadContext
             }
-            if !binary! {
+            if !binary {
                 let head = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
                 linesBefore += TextPosition.countNewlines(head)
                 columnsBefore = TextPosition.columns(before: end, in: bytes, carried: columnsBefore)
             }
-            storage.copyMemory(from: storage + end, byteCount: filled - end)
-            chunkStart += end
-            filled -= end
-            acceptStart = nextAcceptStart
+            pendingMove = (end, nextAcceptStart)
+            return true
         }
-        out.binary = binary ?? false
-        return out
+
+        /// The blob offset of the first zip local header at or after blob offset `from` among
+        /// the bytes in storage that looks like one (a version, a method zip defines, a name
+        /// of 1 to 4,096 bytes, none of them NUL where they are in storage), or nil. Not at
+        /// offset 0: a zip from the start was opened before the walk.
+        func localHeader(from: Int) -> Int? {
+            let storage = UnsafeRawBufferPointer(start: scanner.storage, count: filled)
+            var i = max(from - chunkStart, 0, 1 - chunkStart)
+            while i + Walk.localHeaderLength <= filled {
+                guard let hit = memchr(storage.baseAddress! + i, 0x50, filled - Walk.localHeaderLength + 1 - i) else { return nil }
+                i = UnsafeRawPointer(hit) - storage.baseAddress!
+                if storage[i + 1] == 0x4b, storage[i + 2] == 0x03, storage[i + 3] == 0x04 {
+                    let version = Int(storage[i + 4]) | Int(storage[i + 5]) << 8
+                    let method = Int(storage[i + 8]) | Int(storage[i + 9]) << 8
+                    let nameLength = Int(storage[i + 26]) | Int(storage[i + 27]) << 8
+                    let nameEnd = min(filled, i + Walk.localHeaderLength + nameLength)
+                    if version <= 63, [0, 8, 9, 12, 14, 93, 95, 98].contains(method), (1...4096).contains(nameLength),
+                       memchr(storage.baseAddress! + i + Walk.localHeaderLength, 0, nameEnd - i - Walk.localHeaderLength) == nil {
+                        return chunkStart + i
+                    }
+                }
+                i += 1
+            }
+            return nil
+        }
     }
 }

@@ -59,7 +59,7 @@ extension ArchiveMemberScan {
         return run(source, pipeline: pipeline, contextPath: contextPath)
     }
 
-    private static func run(_ source: ArchiveSource, pipeline: BufferPipeline, contextPath: String?) -> BlobScan {
+    fileprivate static func run(_ source: ArchiveSource, pipeline: BufferPipeline, contextPath: String?) -> BlobScan {
         var out = BlobScan()
         let archives = ArchiveMemberScan(pipeline: pipeline, options: pipeline.options)
         let outcome = archives.scan(source, contextPath: contextPath, onFinding: { out.findings.append($0) }, onFailure: { failure, members in
@@ -70,5 +70,15 @@ extension ArchiveMemberScan {
         })
         out.bytes = outcome.bytes
         return out
+    }
+}
+
+extension ArchiveMemberScan {
+    /// A zip that begins past a blob's first byte (a self-extractor's members, behind its
+    /// stub), read front to back through `fill` from its first local header; the caller
+    /// decides from the blob's end whether it is one (`StreamedBlobScanner`).
+    static func scanAppended(fill: @escaping (UnsafeMutableRawBufferPointer) -> Int, pipeline: BufferPipeline,
+                             contextPath: String?) -> BlobScan {
+        run(.stream(fill), pipeline: pipeline, contextPath: contextPath)
     }
 }
