@@ -147,7 +147,9 @@ final class BlobCacheTests: XCTestCase {
         let args = c.args(["-q", "--format", "jsonl", "--jobs", "1"])
         let process = try CLI.start(args + ["--datastore", c.db])
         var recorded = 0
-        let deadline = Date().addingTimeInterval(120)
+        // Generous: at a load average of 46 on two cores, 120 s went by before the debug build
+        // had logged its first batch of commits. The loop ends as soon as both are seen.
+        let deadline = Date().addingTimeInterval(900)
         while process.isRunning && Date() < deadline {
             if FileManager.default.fileExists(atPath: c.db), let store = try? Datastore(readingAt: c.db),
                let n = try? store.blobScanCount(), n > 0, let run = try? store.runs().last?.id,
