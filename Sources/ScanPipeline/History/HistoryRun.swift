@@ -94,6 +94,8 @@ struct HistoryRun {
                     let all = batch.count
                     batch.removeAll { resumed.contains($0.commit.id) }
                     skippedCommits.add(all - batch.count)
+                    // Counted as done, so the progress line still reaches its total.
+                    progress.commitsDone.add(all - batch.count, ordering: .relaxed)
                     if batch.isEmpty { continue }
                 }
                 let before = skipped.count
