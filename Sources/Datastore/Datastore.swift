@@ -200,7 +200,7 @@ public final class Datastore {
             """).rows { ScanIssue(path: $0.text(0) ?? "", message: $0.text(1) ?? "") }
     }
 
-    private func repositoryOf(run: Int64) throws -> Int64 {
+    func repositoryOf(run: Int64) throws -> Int64 {
         let s = try db.prepare("SELECT repository_id FROM runs WHERE id = ?")
         try s.bind([.int(run)])
         guard try s.step(), !s.isNull(0) else { throw DatastoreError(.request, "no such run") }

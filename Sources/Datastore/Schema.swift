@@ -124,6 +124,32 @@ enum Schema {
             PRIMARY KEY (rule_set, blob)
         ) WITHOUT ROWID;
         """,
+        // 5: cheap recording, resumable walks. Most blobs give no finding: their ids go in
+        // `clean_blobs`, one row per write of many ids (`width` bytes each, concatenated), an
+        // append at the end of the table instead of a B-tree insert at a random key per blob;
+        // `blob_scans` keeps the records that say something (and version 4's clean rows, which
+        // stay valid). A history run records the commits it attributed as it goes
+        // (`walk_commits`, same layout), the commits it started from (`walk_tips`) and the
+        // complete run it built on (`base_run`), so a run killed mid-way is resumed by the
+        // next one rather than walked again.
+        """
+        CREATE TABLE clean_blobs (
+            id INTEGER PRIMARY KEY,
+            rule_set INTEGER NOT NULL REFERENCES rule_sets(id),
+            width INTEGER NOT NULL,
+            ids BLOB NOT NULL
+        );
+        CREATE INDEX clean_blobs_rule_set ON clean_blobs(rule_set);
+        CREATE TABLE walk_commits (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            width INTEGER NOT NULL,
+            ids BLOB NOT NULL
+        );
+        CREATE INDEX walk_commits_run ON walk_commits(run_id);
+        ALTER TABLE runs ADD COLUMN walk_tips TEXT;
+        ALTER TABLE runs ADD COLUMN base_run INTEGER;
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

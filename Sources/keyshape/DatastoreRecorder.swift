@@ -26,6 +26,10 @@ final class DatastoreRecorder {
     /// history: an incremental run on top of this earlier complete run, whose findings are
     /// carried forward into this one's.
     var base: Int64?
+    /// history: the killed run whose walk this one takes over (`IncrementalHistory.plan`).
+    var resuming: Int64?
+    /// history: the walk's position, logged as it goes (`attach(to:)`).
+    private var walkLog: DatastoreWalkLog?
     /// The sink that records findings as they are reported (`streaming(into:)`).
     private var sink: DatastoreSink?
     /// history, audit: the per-blob cache (`attach(to:)`).
@@ -55,6 +59,23 @@ final class DatastoreRecorder {
         } catch {
             cacheFailure = error
         }
+        // A whole-history run (`tips` known) logs its walk, and takes over a killed one's.
+        guard let tips else { return }
+        do {
+            let adopted = try store.beginWalk(run: run, tips: tips, base: base, resuming: resuming)
+            let log = DatastoreWalkLog(store: store, run: run, sink: sink, resumedCommits: adopted.commits, adoptedIssues: adopted.issues)
+            walkLog = log
+            history.walkLog = log
+        } catch {
+            // Nothing adopted (one transaction): the run walks every commit; not recording
+            // its walk is an error at the end.
+            cacheFailure = cacheFailure ?? error
+        }
+    }
+
+    /// The note a resumed history run gives.
+    static func resumeNote(_ commits: Int, killed: Int64) -> String {
+        "resumed the walk of run \(killed), which was killed: the \(commits) commit\(commits == 1 ? "" : "s") it attributed were not attributed again (its findings are carried over)"
     }
     private var cacheFailure: Error?
     private var history: HistoryScanner?
@@ -148,26 +169,34 @@ final class DatastoreRecorder {
             } else {
                 try store.record(result.findings + triaged, run: run)
             }
-            try store.record(result.issues, run: run)
+            // The walk log recorded some already (a resumed run's adopted errors among them).
+            let recordedIssues = walkLog?.recorded ?? []
+            try store.record(result.issues.filter { !recordedIssues.contains($0) }, run: run)
+            if let adopted = walkLog?.adoptedIssues, !adopted.isEmpty {
+                report.issues = Array(Set(report.issues).union(adopted)).sorted()
+            }
             // A run is complete (a later one may build on it) when it read the whole history
             // and each of its errors is one the blob's bytes give under these rules: those the
             // later run carries forward, so it exits 2 where a full run would.
             let repeatable = history?.repeatableIssues ?? 0
             if let base {
                 let earlier = try store.errors(run: base)
-                let fresh = Set(result.issues)
+                let fresh = Set(report.issues)
                 let carriedIssues = earlier.filter { !fresh.contains($0) }
                 try store.record(carriedIssues, run: run)
-                report.issues = (result.issues + carriedIssues).sorted()
+                report.issues = (report.issues + carriedIssues).sorted()
             }
             // The blob cache's writes: asked to record, not recorded, is exit 2 (the findings
             // above are complete; the next run reads again what was not kept).
             blobStore?.flush()
-            if let failure = cacheFailure ?? blobStore?.failure { throw failure }
+            if let failure = cacheFailure ?? blobStore?.failure ?? walkLog?.failure { throw failure }
             if let base {
                 // What the earlier runs found in the commits this one did not walk: with this
                 // run's own, the findings a full run gives.
                 try store.carryForward(from: base, to: run)
+            }
+            // A resumed run's findings include the killed run's (adopted when it began).
+            if base != nil || resuming != nil {
                 (report.findings, report.stats.suppressed.baseline) = try carried(result)
             }
             let complete = tips != nil && result.issues.count == repeatable

@@ -46,6 +46,15 @@ final class DatastoreSink: FindingSink, @unchecked Sendable {
         pending = []
     }
 
+    /// Writes what is pending now (history's walk log, before it logs a batch of commits as
+    /// attributed); throws the first error any batch met.
+    func write() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        flush()
+        if let failure { throw failure }
+    }
+
     /// Records what is still pending; the first error any batch met, if one did. Returns how
     /// many findings it was handed.
     func finish() throws -> Int {

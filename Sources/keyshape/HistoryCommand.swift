@@ -50,6 +50,7 @@ enum HistoryCommand {
         progress?.stop()
         var notes = (planNote.map { [$0] } ?? []) + outcome.notes
         if scanner.storedBlobs > 0 { notes.append(DatastoreRecorder.cacheNote(scanner.storedBlobs)) }
+        if let killed = DatastoreRecorder.current?.resuming { notes.append(DatastoreRecorder.resumeNote(scanner.resumedCommits, killed: killed)) }
         return try GitCommandSupport.deliver(outcome.result, notes: notes, inv, options, repo: repo, push: true)
     }
 }

@@ -21,6 +21,8 @@ enum IncrementalHistory {
         /// The commits to exclude (with their ancestors), for `HistoryOptions.excludeCommits`.
         var since: [String] = []
         var base: Int64?
+        /// The killed run whose walk this one takes over.
+        var resumes: Int64?
         /// Why this run is incremental or not, for a note.
         var note: String?
     }
@@ -29,7 +31,26 @@ enum IncrementalHistory {
     /// recorder open (the rules hash is known) and before git lists commits.
     static func isHex(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) || (0x61...0x66).contains(c) || (0x41...0x46).contains(c) }
 
+    /// The plan, and the killed run it resumes, if any: the latest history run of this
+    /// repository after the last finished one, killed, with the same rules, building on the
+    /// same complete run (or on none), every commit it started from still reachable. Its
+    /// logged commits are skipped and its findings and errors become this run's
+    /// (`DatastoreWalkLog`); the rest of its walk, and any commit added since, is walked.
     static func plan(_ inv: Invocation, repo: String, recorder: DatastoreRecorder) -> Plan {
+        var plan = basePlan(inv, repo: repo, recorder: recorder)
+        recorder.resuming = nil
+        guard recorder.tips != nil, let git = try? Repository(path: repo),
+              let killed = try? recorder.store.killedWalk(root: recorder.repository.root, rulesHash: recorder.rulesHash, before: recorder.run),
+              killed.base == plan.base, !killed.tips.isEmpty,
+              killed.tips.allSatisfy({ ($0.utf8.count == 40 || $0.utf8.count == 64) && $0.utf8.allSatisfy { Self.isHex($0) } }),
+              git.stillReachable(killed.tips)
+        else { return plan }
+        recorder.resuming = killed.run
+        plan.resumes = killed.run
+        return plan
+    }
+
+    private static func basePlan(_ inv: Invocation, repo: String, recorder: DatastoreRecorder) -> Plan {
         // An explicit selection is not the whole history: it neither builds on nor serves as a base.
         guard inv.since.isEmpty, inv.ranges.isEmpty, !inv.allObjects, let git = try? Repository(path: repo) else { return Plan() }
         guard let tips = git.startingCommits() else { return Plan() }

@@ -239,32 +239,22 @@ final class DatastoreCommandTests: XCTestCase {
     /// kill -9 of `history --datastore` at several points, then a re-run: the findings of an
     /// uninterrupted run, no duplicates, and a datastore sqlite finds sound.
     func testKilledHistoryRunsLeaveASoundDatastoreAndARerunCompletesIt() throws {
-        let scratch = TempDir()
-        scratch.write("rules.toml", TestSecrets.rule)
-        let rules = scratch.path + "/rules.toml"
         // 300 findings (each found finding costs the debug build ~8 ms of hashing: a larger
         // history made this test take minutes on a loaded machine).
-        let repo = HistoryFixture(in: scratch, commits: 60, perCommit: 5)
-        let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--no-progress", "-q", "--jobs", "2"]
-        let reference = scratch.path + "/reference.db"
+        let c = HistoryCase(commits: 60, perCommit: 5, db: "killed.db")
+        let args = c.args(["-q", "--jobs", "2"])
+        let reference = c.scratch.path + "/reference.db"
         let started = Date()
         XCTAssertEqual(CLI.keyshape(args + ["--datastore", reference]).status, 1)
         let duration = Date().timeIntervalSince(started)
         let expected = Set(reportLines(reference).map(Self.identity))
         XCTAssertEqual(expected.count, 300)
 
-        let db = scratch.path + "/killed.db"
+        let db = c.db
         for fraction in [0.2, 0.6, 0.9, 1.0] {
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = args + ["--datastore", db]
-            process.environment = CLI.environment()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try CLI.start(args + ["--datastore", db])
             Thread.sleep(forTimeInterval: duration * fraction)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            CLI.kill9(process)
             if FileManager.default.fileExists(atPath: db) {
                 let store = try Datastore(path: db, create: false)
                 XCTAssertTrue(try store.integrityCheck(), "after a kill at \(fraction)")
@@ -273,7 +263,17 @@ final class DatastoreCommandTests: XCTestCase {
                 XCTAssertTrue(Set(partial).isSubset(of: expected))
             }
         }
+        // What the killed runs attributed between them (each resumed the one before): the
+        // re-run attributes the rest only, and its walk with theirs is the whole history.
+        // A run that finished makes the later ones incremental: nothing left to walk.
+        let killedRuns = try c.runs()
+        let finished = killedRuns.contains { $0.ended != nil }
+        let store = try Datastore(readingAt: db)
+        let attributed = try killedRuns.map { try store.walkCommits(run: $0.id).count }.max() ?? 0
         XCTAssertEqual(CLI.keyshape(args + ["--datastore", db]).status, 1)
+        let last = try XCTUnwrap(try c.runs().last)
+        XCTAssertEqual(last.commits, finished ? 0 : 60 - attributed, "only commits no killed run attributed")
+        if !finished { XCTAssertEqual(try Datastore(readingAt: db).walkCommits(run: last.id).count, 60) }
         let rerun = reportLines(db).map(Self.identity)
         XCTAssertEqual(rerun.count, expected.count, "no duplicates")
         XCTAssertEqual(Set(rerun), expected)

@@ -110,3 +110,47 @@ struct HistoryFixture {
         return secrets
     }
 }
+
+/// What the history tests of the datastore set up each time: a scratch folder with the test
+/// rule, a repository of `HistoryFixture` commits, a datastore path, and the command line of
+/// a history run of that repository with only the test rule.
+struct HistoryCase {
+    let scratch = TempDir()
+    let rules: String
+    var repo: HistoryFixture
+    let db: String
+
+    init(commits: Int, perCommit: Int, db name: String = "d.db") {
+        scratch.write("rules.toml", TestSecrets.rule)
+        rules = scratch.path + "/rules.toml"
+        repo = HistoryFixture(in: scratch, commits: commits, perCommit: perCommit)
+        db = scratch.path + "/" + name
+    }
+
+    /// `keyshape history REPO` with the test rule alone and no progress line, then `extra`.
+    func args(_ extra: [String] = []) -> [String] {
+        ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--no-progress"] + extra
+    }
+
+    func runs() throws -> [RunInfo] { try Datastore(readingAt: db).runs() }
+}
+
+extension CLI {
+    /// Starts keyshape with no output kept, for a test that kills it.
+    static func start(_ args: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = args
+        process.environment = environment()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// kill -9, then waits for the process to be gone.
+    static func kill9(_ process: Process) {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}

@@ -11,7 +11,10 @@ import ScanCore
 /// conditions still to settle (`ContextChecks`: allowlist numbers and counts). Never the
 /// secret's bytes, nor the line around it.
 ///
-/// Layout: a version byte, then the finding count and the findings, every integer a LEB128
+/// A blob scanned whole that gave nothing is the empty record (no version byte either): nine
+/// in ten blobs are such, and a store keeps them as their ids alone (`BlobScanStore`).
+///
+/// Layout of any other: a version byte, then the finding count and the findings, every integer a LEB128
 /// varint (signed ones zigzagged), every string its byte count then its UTF-8 bytes. A
 /// record that does not read back whole (another version, damage, a rule id this rule set
 /// lacks) is no record: the blob is scanned again.
@@ -29,6 +32,7 @@ struct BlobEntryCoding {
     }
 
     func encode(_ entry: BlobEntry) -> [UInt8] {
+        if entry.findings.isEmpty { return [] }
         var w = Writer()
         w.out.append(BlobEntryCoding.version)
         w.uint(UInt64(entry.findings.count))
@@ -71,6 +75,7 @@ struct BlobEntryCoding {
     }
 
     func decode(_ bytes: [UInt8]) -> BlobEntry? {
+        if bytes.isEmpty { return BlobEntry(state: .scanned, findings: []) }
         var r = Reader(bytes: bytes)
         guard r.byte() == BlobEntryCoding.version, let count = r.uint(), count <= UInt64(bytes.count) else { return nil }
         var findings: [CachedFinding] = []

@@ -29,6 +29,8 @@ public struct BlobScanRecord: Sendable {
     public var id: [UInt8]
     /// How many findings the record holds (for the store's own counts).
     public var findings: Int
+    /// Empty for a blob that gave nothing (most of them): a store may keep such a blob as its
+    /// id alone, and must answer a lookup of it with an empty record.
     public var record: [UInt8]
 }
 

@@ -19,6 +19,10 @@ struct HistoryRun {
     /// up, a damaged archive, a blob over the size limit): every run with the same rules
     /// meets them again, so a later run that builds on this one may carry them forward.
     var repeatableIssues = 0
+    /// Commits skipped as attributed by the killed run this one resumes (`CommitWalkLog`).
+    var resumedCommits = 0
+    /// Issues already handed to the walk log.
+    var loggedIssues = 0
     var findings: [Finding] = []
     var issues: [ScanIssue] = []
     var notes: [String] = []
@@ -74,12 +78,26 @@ struct HistoryRun {
             }
         }
         let workers = self.workers, ruleSet = scanner.ruleSet, progress = scanner.progress, stored = self.stored
+        let walkLog = scanner.walkLog
+        let resumed = walkLog?.resumedIDs() ?? []
+        let skippedCommits = ResumedCount()
         Thread.detachNewThread {
             workers.reader.open()  // git's blob reader starts while the first batch is listed
             var requested = Set<ObjectID>()
             var skipped = Set<ObjectID>()
             let scratch = ruleSet.makeScratch()
-            while let batch = listed.takeAll() {
+            while var batch = listed.takeAll() {
+                // A resumed walk: what the killed run attributed is neither read nor attributed
+                // again (its findings are in the datastore). The other commits ask for the blobs
+                // they need, old ones included, as any batch does.
+                if !resumed.isEmpty {
+                    let all = batch.count
+                    batch.removeAll { resumed.contains($0.commit.id) }
+                    skippedCommits.add(all - batch.count)
+                    // Counted as done, so the progress line still reaches its total.
+                    progress.commitsDone.add(all - batch.count, ordering: .relaxed)
+                    if batch.isEmpty { continue }
+                }
                 let before = skipped.count
                 let planned = HistoryRun.blobsToScan(batch, requested: &requested, skipped: &skipped, ruleSet: ruleSet, scratch: scratch)
                 // Blobs an earlier run scanned with the same rules are not read again.
@@ -101,7 +119,13 @@ struct HistoryRun {
             for c in batch.commits { attribute(c) }
             // Handed on batch by batch (the datastore records them as the run goes).
             if let sink = scanner.sink, findings.count > reported { sink.receive(Array(findings[reported...])) }
+            // The walk's position, once the batch's findings are with the sink (CommitWalkLog).
+            if let walkLog, issues.count == repeatableIssues {
+                walkLog.attributed(batch.commits.map { StoredBlobScans.raw($0.commit.id) }, issues: Array(issues[loggedIssues...]))
+                loggedIssues = issues.count
+            }
         }
+        resumedCommits = skippedCommits.value
         if let error = read.error { issues.append(ScanIssue(path: "", message: "\(error)")) }
     }
 

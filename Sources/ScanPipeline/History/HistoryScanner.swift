@@ -36,6 +36,11 @@ public final class HistoryScanner: @unchecked Sendable {
     /// Where blob scan records are kept between runs (the datastore's, set by the
     /// executable): blobs it holds for these rules are not read from git.
     public var blobStore: (any BlobScanStore)?
+    /// Where the walk's position is kept as it goes, and a killed run's is taken up (the
+    /// datastore's, set by the executable): commits it says were attributed are skipped.
+    public var walkLog: (any CommitWalkLog)?
+    /// Commits of the last scan skipped as attributed by the run it resumed (`walkLog`).
+    public private(set) var resumedCommits = 0
     /// Gets the commits' findings batch by batch as they are attributed (not those of commit
     /// messages, tags and notes, nor unreachable blobs: those come with the result only).
     public var sink: (any FindingSink)?
@@ -100,6 +105,7 @@ public final class HistoryScanner: @unchecked Sendable {
         run.workers.close()
         largestBlobBuffer = run.workers.largestBuffer
         storedBlobs = run.storedBlobs
+        resumedCommits = run.resumedCommits
         repeatableIssues = run.repeatableIssues
         var result = ScanResult(rules: ruleSet.ruleInfos)
         result.findings = run.findings.sorted()
