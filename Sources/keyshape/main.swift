@@ -7,6 +7,10 @@ import StandardStreams
 // Reporters get findings (locations and hashes), and errors carry paths and messages.
 
 signal(SIGPIPE, SIG_IGN)
+// libarchive converts every zip entry's DOS time with mktime, and glibc with TZ unset
+// re-reads /etc/localtime on each call: about 3% of the CPU of a scan of jars. Naming the
+// same file once keeps the zone and lets glibc read it once. keyshape prints no local times.
+if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
 StandardStream.reserveStandardDescriptors()
 
 func run() -> Int32 {
