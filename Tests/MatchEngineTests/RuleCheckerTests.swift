@@ -1,4 +1,5 @@
 import XCTest
+import ScanCore
 @testable import MatchEngine
 
 final class RuleCheckerTests: XCTestCase {
@@ -75,11 +76,14 @@ final class RuleCheckerTests: XCTestCase {
         let advice = ": make it longer, or list it in `distinctiveKeywords` if it is the token's own distinctive prefix"
         XCTAssertEqual(bar, [
             "prefix-keyed: `distinctiveKeywords` lists `zz_`, which is not one of the rule's keywords",
+            "prefix-keyed: keyword `\n:` is only punctuation or whitespace, which most files hold" + advice,
             "prefix-keyed: keyword `-- ` is only punctuation or whitespace, which most files hold" + advice,
-            #"prefix-keyed: keyword `\n:` is only punctuation or whitespace, which most files hold"# + advice,
             "url-keyed: keyword `://` is only punctuation or whitespace, which most files hold" + advice,
             "url-keyed: keyword `z9` is shorter than 4 characters, which many files hold" + advice,
-        ], "`type =` and `https://` are long enough; `sg.` (any case) and `x~` are vouched for; the newline is printed escaped")
+        ], "`type =` and `https://` are long enough; `sg.` (any case) and `x~` are vouched for")
+        // Messages carry the rule file's text as it is; `rules check` escapes each problem as
+        // it prints it (DisplayText), so the newline reaches the terminal as `\n`, once.
+        XCTAssertTrue(bar.contains { DisplayText.escaped($0).contains(#"keyword `\n:` is only"#) }, "the newline is printed escaped")
         XCTAssertTrue(RuleChecker.check(files: [file], requireExamples: false).filter(isBar).isEmpty,
                       "only the pack's bar (--require-examples) checks keywords")
         XCTAssertEqual(file.rules[1].distinctiveKeywords, ["sg.", "x~", "zz_"], "the loader reads the list, lowercased")

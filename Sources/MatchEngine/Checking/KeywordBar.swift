@@ -26,26 +26,4 @@ enum KeywordBar {
         }
         return nil
     }
-
-    /// The keyword as a message may print it: a rule file's text is data, so a control
-    /// character (a keyword may hold a newline) is shown escaped, never raw.
-    static func printable(_ keyword: String) -> String {
-        var out = ""
-        for scalar in keyword.lowercased().unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "\\": out += "\\\\"
-            case "`": out += "\\`"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
 }

@@ -78,7 +78,7 @@ public enum RuleChecker {
                     for keyword in rule.keywords {
                         if let why = KeywordBar.shortfall(keyword), !rule.distinctiveKeywords.contains(keyword.lowercased()) {
                             problems.append(.init(rule: rule.id, position: rule.source,
-                                                  message: "keyword `\(KeywordBar.printable(keyword))` \(why): make it longer, or list it in `distinctiveKeywords` if it is the token's own distinctive prefix"))
+                                                  message: "keyword `\(keyword.lowercased())` \(why): make it longer, or list it in `distinctiveKeywords` if it is the token's own distinctive prefix"))
                         }
                         // Only letters can be part of a word, so what is printed is a lower-case word.
                         guard let word = CommonWords.word(containing: keyword) else { continue }
@@ -88,7 +88,7 @@ public enum RuleChecker {
                     }
                     for vouched in rule.distinctiveKeywords where !rule.keywords.contains(vouched) {
                         problems.append(.init(rule: rule.id, position: rule.source,
-                                              message: "`distinctiveKeywords` lists `\(KeywordBar.printable(vouched))`, which is not one of the rule's keywords"))
+                                              message: "`distinctiveKeywords` lists `\(vouched)`, which is not one of the rule's keywords"))
                     }
                 }
             }
