@@ -105,13 +105,13 @@ let package = Package(
 
         // Shared by the test targets: running a child process, finding a built executable.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
-        .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles"]),
+        .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
-        .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks"]),
+        .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "AppFormatsTests", dependencies: ["AppFormats", "TestSupport"]),
-        .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML"]),
+        .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML", "TestSupport"]),
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),

@@ -183,21 +183,17 @@ final class ArchiveScanTests: XCTestCase {
         sh(work, "cd w && zip -q -9 -r '\(repo.path)/release.zip' config")
         repo.git(["add", "release.zip"])
         repo.git(["commit", "-q", "-m", "release"])
-        let r = keyshape(["history", repo.path, "--format", "json", "--no-progress"])
-        XCTAssertEqual(r.status, 1, r.stderr)
-        assertNoKey(r)
-        let (findings, errors) = try json(r)
-        XCTAssertEqual(errors.count, 0, r.stdout)
-        let location = try XCTUnwrap(findings.first?["location"] as? [String: Any], r.stdout)
+        // The same place and fingerprint as `scan` of the file gives.
+        let scan = keyshape(["scan", repo.path, "--format", "json", "--no-progress"])
+        let history = try gitRun("history", repo, status: 1, samePlacesAs: scan)
+        let location = try XCTUnwrap(history.findings.first?["location"] as? [String: Any], history.run.stdout)
         XCTAssertEqual(location["kind"] as? String, "commit")
         XCTAssertEqual(location["path"] as? String, "release.zip")
         XCTAssertEqual(location["archive"] as? [String], ["config/app.env"])
         XCTAssertEqual(location["line"] as? Int, 2)
         XCTAssertEqual(location["column"] as? Int, 12)
-        // The same place and fingerprint as `scan` of the file gives.
-        let scan = keyshape(["scan", repo.path, "--format", "json", "--no-progress"])
         let scanned = try json(scan).findings.first
-        XCTAssertEqual(scanned?["fingerprint"] as? String, findings.first?["fingerprint"] as? String, scan.stdout)
+        XCTAssertEqual(scanned?["fingerprint"] as? String, history.findings.first?["fingerprint"] as? String, scan.stdout)
     }
 
     // MARK: fixtures from real tools
@@ -246,15 +242,11 @@ final class ArchiveScanTests: XCTestCase {
         work.write("w/application.properties", "app.name=demo\nstripe.secret=\(key)\n")
         sh(work, "cd w && zip -q -9 '\(repo.path)/release.zip' config/app.env && zip -q -9 '\(repo.path)/app.jar' application.properties")
         repo.git(["add", "release.zip", "app.jar"])
-        let r = keyshape(["staged", repo.path, "--format", "json", "--no-progress"])
-        XCTAssertEqual(r.status, 1, r.stderr)
-        assertNoKey(r)
-        let (findings, errors) = try json(r)
-        XCTAssertEqual(errors.count, 0, r.stdout)
-        let places = findings.compactMap { $0["location"] as? [String: Any] }.map {
+        let staged = try gitRun("staged", repo, status: 1)
+        let places = staged.findings.compactMap { $0["location"] as? [String: Any] }.map {
             "\($0["kind"] as? String ?? "") \($0["path"] as? String ?? "")!\(($0["archive"] as? [String] ?? []).joined(separator: "!")):\($0["line"] as? Int ?? 0):\($0["column"] as? Int ?? 0)"
         }.sorted()
-        XCTAssertEqual(places, ["staged app.jar!application.properties:2:15", "staged release.zip!config/app.env:2:12"], r.stdout)
+        XCTAssertEqual(places, ["staged app.jar!application.properties:2:15", "staged release.zip!config/app.env:2:12"], staged.run.stdout)
         let text = keyshape(["staged", repo.path, "--no-progress"])
         XCTAssertTrue(text.stdout.contains("release.zip!config/app.env:2:12: stripe-live-secret-key"), text.stdout)
         // Committed, then changed without a new key: nothing new is staged.
@@ -262,8 +254,7 @@ final class ArchiveScanTests: XCTestCase {
         work.write("w/notes.txt", "nothing secret\n")
         sh(work, "cd w && zip -q -9 '\(repo.path)/release.zip' notes.txt")
         repo.git(["add", "release.zip"])
-        let again = keyshape(["staged", repo.path, "--format", "json", "--no-progress"])
-        XCTAssertEqual(again.status, 0, again.stdout)
+        try gitRun("staged", repo, status: 0)
     }
 
     /// A self-extractor over the 8 MiB chunk size (a 9 MiB stub, then a zip) is streamed from
@@ -284,22 +275,9 @@ final class ArchiveScanTests: XCTestCase {
             head -c 4096 /dev/urandom >> '\(repo.path)/noise.bin'
             """)
         let scan = keyshape(["scan", repo.path, "--format", "json", "--no-progress"])
-        func places(_ r: Run) throws -> [String] {
-            try json(r).findings.compactMap { $0["location"] as? [String: Any] }.map {
-                "\($0["path"] as? String ?? "")!\(($0["archive"] as? [String] ?? []).joined(separator: "!")):\($0["line"] as? Int ?? 0):\($0["column"] as? Int ?? 0):\($0["fileOffset"] as? Int ?? -1)"
-            }.sorted()
-        }
-        XCTAssertEqual(try places(scan), ["installer.exe!:0:0:\(9437184 + 1 + 9)", "installer.exe!config.txt:1:3:-1"], scan.stdout)
+        XCTAssertEqual(archivePlaces(try json(scan).findings), ["installer.exe!:0:0:\(9437184 + 1 + 9)", "installer.exe!config.txt:1:3:-1"], scan.stdout)
         repo.git(["add", "-A"])
-        for command in ["staged", "history"] {
-            if command == "history" { repo.commit("release") }
-            let r = keyshape([command, repo.path, "--format", "json", "--no-progress"])
-            XCTAssertEqual(r.status, 1, "\(command): \(r.stderr)")
-            assertNoKey(r)
-            assertNoFragment(of: stubKey, in: r.stdout, "stdout")
-            XCTAssertEqual(try json(r).errors.count, 0, "\(command): \(r.stdout)")
-            XCTAssertEqual(try places(r), try places(scan), "\(command): \(r.stdout)")
-        }
+        try stagedThenHistory(repo, status: 1, secrets: [stubKey], samePlacesAs: scan)
     }
 
     /// A zip over the 8 MiB chunk size is streamed from git, in `history` and `staged`: it is
@@ -316,13 +294,11 @@ final class ArchiveScanTests: XCTestCase {
             zip -q -0 '\(repo.path)/release.zip' assets.bin && zip -q -9 '\(repo.path)/release.zip' config/app.env
             zip -q -P not-a-real-password '\(repo.path)/release.zip' locked.txt
             """)
+        let scan = keyshape(["scan", repo.path, "--format", "json", "--no-progress"])
+        XCTAssertEqual(scan.status, 2, scan.stderr)
         repo.git(["add", "release.zip"])
-        for command in ["staged", "history"] {
-            if command == "history" { repo.commit("release") }
-            let r = keyshape([command, repo.path, "--format", "json", "--no-progress"])
-            XCTAssertEqual(r.status, 2, "\(command): \(r.stderr)")
-            assertNoKey(r)
-            let (findings, errors) = try json(r)
+        try stagedThenHistory(repo, status: 2, samePlacesAs: scan) { run in
+            let (command, r, findings, errors) = (run.command, run.run, run.findings, run.errors)
             let location = try XCTUnwrap(findings.first?["location"] as? [String: Any], "\(command): \(r.stdout)")
             XCTAssertEqual(findings.count, 1, r.stdout)
             XCTAssertEqual(location["path"] as? String, "release.zip", command)

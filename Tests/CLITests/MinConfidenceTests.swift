@@ -10,11 +10,8 @@ final class MinConfidenceTests: XCTestCase {
     /// base62 digits (GitHub's documented scheme), or a wrong checksum.
     static func token(seed: UInt32, valid: Bool) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-        var state = seed &* 2_654_435_761 | 1
-        let random: [UInt8] = (0..<30).map { _ in
-            state ^= state << 13; state ^= state >> 17; state ^= state << 5
-            return alphabet[Int(state % 62)]
-        }
+        var g = SeededGenerator(seed: UInt64(seed))
+        let random: [UInt8] = (0..<30).map { _ in g.pick(alphabet) }
         var crc: UInt32 = 0xFFFF_FFFF
         for b in random {
             crc ^= UInt32(b)

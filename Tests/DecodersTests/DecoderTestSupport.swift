@@ -1,5 +1,6 @@
 import Decoders
 import Foundation
+import TestSupport
 
 /// Decoding helpers for the tests: inputs are built here at run time, never committed.
 enum Decode {
@@ -34,18 +35,8 @@ enum Decode {
     /// Deterministic pseudo-random bytes (SplitMix64): a digest or compressed image data
     /// stand-in, the same on every run.
     static func noise(_ count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        while out.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            withUnsafeBytes(of: z) { out += $0.prefix(count - out.count) }
-        }
-        return out
+        var generator = SeededGenerator(seed: seed)
+        return generator.bytes(count)
     }
 }
 

@@ -1,5 +1,6 @@
 @testable import Decoders
 import Foundation
+import TestSupport
 import XCTest
 
 /// The candidate finder's fast paths (`BlockPair`'s two-block test, the windowed
@@ -9,18 +10,7 @@ import XCTest
 /// buffers of source-like text with encoded values of every encoding at random offsets.
 final class SpanFinderEquivalenceTests: XCTestCase {
     /// SplitMix64: the same buffers on every run.
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    typealias Seeded = SeededGenerator
 
     static let words = ["self", "return", "def", "import", "value", "PyObject_HEAD", "getElementsByTagName", "NSMutableArray",
                         "__init__", "snake_case_name_here", "os/path/to/module", "/usr/lib/python3/dist-packages", "x", "i",
@@ -54,7 +44,7 @@ final class SpanFinderEquivalenceTests: XCTestCase {
     }
 
     static func buffer(seed: UInt64) -> [UInt8] {
-        var r = Seeded(state: seed)
+        var r = Seeded(seed: seed)
         var out = ""
         let target = r.below(2000)
         while out.utf8.count < target {
@@ -137,7 +127,7 @@ final class SpanFinderEquivalenceTests: XCTestCase {
     }
 
     func testMayHoldEncodingMatchesTheByteWalk() {
-        var r = Seeded(state: 99)
+        var r = Seeded(seed: 99)
         var held = 0
         for _ in 0..<20_000 {
             let count = r.below(80)

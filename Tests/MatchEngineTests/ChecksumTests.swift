@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import ScanCore
+import TestSupport
 @testable import MatchEngine
 
 /// GitHub's token checksum (and npm's, the same scheme), and the confidence it gives a match.
@@ -8,8 +9,8 @@ final class ChecksumTests: XCTestCase {
     /// A token of GitHub's format with a checksum that holds, from 30 random characters.
     static func validToken(prefix: String, seed: UInt64) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-        var rng = SplitMix64(seed: seed)
-        var random = (0..<30).map { _ in alphabet[Int(rng.next() % 62)] }
+        var rng = SeededGenerator(seed: seed)
+        var random = (0..<30).map { _ in rng.pick(alphabet) }
         let crc = random.withUnsafeMutableBytes { Checksum.crc32(UnsafeRawBufferPointer($0)) }
         return prefix + String(decoding: random, as: UTF8.self) + Checksum.base62(crc)
     }

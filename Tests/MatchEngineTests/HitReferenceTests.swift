@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import MatchEngine
 
 /// Keyword occurrences taken from an earlier version of a buffer must be exactly the ones
@@ -61,12 +62,8 @@ final class HitReferenceTests: XCTestCase {
     /// Reproducible small cases (a seeded generator): deletions that make two equal
     /// segments meet with an occurrence straddling the seam were once missed.
     func testAgreesOnSeededSmallEdits() {
-        struct Seeded: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state }
-        }
         for seed in 0..<3000 {
-            var rng = Seeded(state: UInt64(seed))
+            var rng = SeededGenerator(seed: UInt64(seed))
             let old = randomText(Int.random(in: 0...600, using: &rng), &rng)
             var new = old
             for _ in 0..<Int.random(in: 0...3, using: &rng) {

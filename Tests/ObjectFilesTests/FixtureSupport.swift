@@ -133,19 +133,6 @@ extension Array where Element == UInt8 {
     }
 }
 
-/// SplitMix64: a fixed-seed generator, so a mutation that finds a bug reproduces exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
-
 /// keyshape's canary secret shape, assembled at run time so this source tree holds no
 /// key-shaped literal and the repository scan stays clean (Fixtures/ is allowlisted, Tests/ is not).
 enum Canary {

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import ObjectFiles
 
 /// Thousands of fixed-seed mutations of every fixture and crafted file: parse may throw, but
@@ -18,7 +19,8 @@ final class MutationTests: XCTestCase {
     }
 
     func testMutatedFilesNeverTrap() throws {
-        var rng = SplitMix64(seed: 0x6b65_7973_6861_7065)  // "keyshape"
+        // A fixed seed, so a mutation that finds a bug reproduces exactly.
+        var rng = SeededGenerator(seed: 0x6b65_7973_6861_7065)  // "keyshape"
         let interesting: [UInt64] = [0, 1, 0x7f, 0x80, 0xff, 0xffff, 0xff00, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff,
                                      0x7fff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffff]
         var parsed = 0, failed = 0

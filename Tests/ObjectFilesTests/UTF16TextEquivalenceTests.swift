@@ -1,33 +1,21 @@
 import XCTest
+import TestSupport
 @testable import ObjectFiles
 
 /// The word-at-a-time `UTF16Text.extract` gives exactly what the byte-by-byte reference
 /// gives: the same decoded bytes and the same runs, on random buffers built to put run
 /// edges everywhere relative to the 8-byte words the fast path reads.
 final class UTF16TextEquivalenceTests: XCTestCase {
-    /// SplitMix64: a fixed seed gives the same buffers on every machine, so a failure
-    /// reproduces.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The bytes at the edges of what counts as text, and 0.
     static let edges: [UInt8] = [0x00, 0x08, 0x09, 0x0A, 0x1F, 0x20, 0x21, 0x41, 0x7E, 0x7F, 0x80, 0x89, 0xA0, 0xFE, 0xFF]
 
-    static func text(_ count: Int, _ g: inout Generator) -> [UInt8] {
+    static func text(_ count: Int, _ g: inout SeededGenerator) -> [UInt8] {
         (0..<count).map { _ in
-            switch g.next() % 16 {
+            switch g.below(16) {
             case 0: return 0x09
             case 1: return 0x20
             case 2: return 0x7E
-            default: return UInt8(truncatingIfNeeded: 0x21 + g.next() % 0x5D)
+            default: return UInt8(0x21 + g.below(0x5D))
             }
         }
     }
@@ -35,29 +23,29 @@ final class UTF16TextEquivalenceTests: XCTestCase {
     /// One buffer: pieces of random bytes, edge bytes, zeros, ASCII text and UTF-16LE and
     /// UTF-16BE runs (some cut short, some with a non-text unit inside), of lengths 0 to 40,
     /// so runs start and end at every offset.
-    static func buffer(_ g: inout Generator) -> [UInt8] {
+    static func buffer(_ g: inout SeededGenerator) -> [UInt8] {
         var bytes: [UInt8] = []
-        let pieces = Int(g.next() % 12)
+        let pieces = g.below(12)
         for _ in 0..<pieces {
-            let length = Int(g.next() % 41)
-            switch g.next() % 8 {
-            case 0: bytes += (0..<length).map { _ in UInt8(truncatingIfNeeded: g.next()) }
-            case 1: bytes += (0..<length).map { _ in edges[Int(g.next() % UInt64(edges.count))] }
+            let length = g.below(41)
+            switch g.below(8) {
+            case 0: bytes += g.bytes(length)
+            case 1: bytes += (0..<length).map { _ in g.pick(edges) }
             case 2: bytes += [UInt8](repeating: 0, count: length)
             case 3: bytes += text(length, &g)
             case 4, 5:
                 let units = text(length, &g)
                 var run: [UInt8] = []
                 for unit in units { run += [unit, 0] }
-                if g.next() % 4 == 0, !run.isEmpty { run[Int(g.next() % UInt64(run.count))] = edges[Int(g.next() % UInt64(edges.count))] }
-                if g.next() % 3 == 0, !run.isEmpty { run.removeLast() }
+                if g.below(4) == 0, !run.isEmpty { run[g.below(run.count)] = g.pick(edges) }
+                if g.below(3) == 0, !run.isEmpty { run.removeLast() }
                 bytes += run
             default:
                 let units = text(length, &g)
                 var run: [UInt8] = []
                 for unit in units { run += [0, unit] }
-                if g.next() % 4 == 0, !run.isEmpty { run[Int(g.next() % UInt64(run.count))] = edges[Int(g.next() % UInt64(edges.count))] }
-                if g.next() % 3 == 0, !run.isEmpty { run.removeFirst() }
+                if g.below(4) == 0, !run.isEmpty { run[g.below(run.count)] = g.pick(edges) }
+                if g.below(3) == 0, !run.isEmpty { run.removeFirst() }
                 bytes += run
             }
         }
@@ -76,16 +64,17 @@ final class UTF16TextEquivalenceTests: XCTestCase {
     }
 
     func testRandomBuffersAtEveryAlignmentGiveTheReferenceOutput() {
-        var g = Generator(state: 0x6B65_7973_6861_7065)  // "keyshape"
+        // A fixed seed gives the same buffers on every machine, so a failure reproduces.
+        var g = SeededGenerator(seed: 0x6B65_7973_6861_7065)  // "keyshape"
         var compared = 0, withRuns = 0
         for round in 0..<3_000 {
             let bytes = UTF16TextEquivalenceTests.buffer(&g)
             // Every start within two words, and an odd or even cut at the end, so each run
             // edge falls at every offset relative to the words the fast path loads.
             for start in 0..<min(17, bytes.count + 1) {
-                let end = bytes.count - Int(g.next() % 3)
+                let end = bytes.count - g.below(3)
                 guard end >= start else { continue }
-                let minLength = [1, 2, 3, 4, 8, 16][Int(g.next() % 6)]
+                let minLength = g.pick([1, 2, 3, 4, 8, 16])
                 let (fast, reference) = UTF16TextEquivalenceTests.both(bytes[start..<end], minLength: minLength)
                 compared += 1
                 if !reference.1.isEmpty { withRuns += 1 }

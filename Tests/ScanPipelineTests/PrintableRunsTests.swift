@@ -1,16 +1,13 @@
 import XCTest
 import FileInputs
+import TestSupport
 
 /// The 64-bytes-at-a-time mask gives exactly the byte-at-a-time one's output: random buffers
 /// of every printable density, lengths around the block size, every `minLength` from 0 to
 /// past 64, runs touching both ends.
 final class PrintableRunsTests: XCTestCase {
     func testBlockMaskEqualsTheBytewiseMask() {
-        var state: UInt64 = 0x243F_6A88_85A3_08D3
-        func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 17
-        }
+        var g = SeededGenerator(seed: 0x243F_6A88_85A3_08D3)
         var cases = 0
         for length in [0, 1, 7, 63, 64, 65, 127, 128, 129, 200, 1000, 4099] {
             for density in [0, 30, 60, 85, 95, 100] {
@@ -19,10 +16,10 @@ final class PrintableRunsTests: XCTestCase {
                     var bytes = [UInt8](repeating: 0, count: length)
                     var i = 0
                     while i < length {
-                        let run = Int(next() % 24) + 1
-                        let printable = Int(next() % 100) < density
+                        let run = g.int(in: 1...24)
+                        let printable = g.below(100) < density
                         for j in i..<min(length, i + run) {
-                            let r = next()
+                            let r = g.next()
                             bytes[j] = printable ? (r % 17 == 0 ? 0x09 : UInt8(0x20 + r % 95)) : [0x00, 0x7f, 0x80, 0xff, 0x0a, 0x1f, UInt8(r & 0xff)][Int(r % 7)]
                             if !printable, PrintableRunsTests.isPrintable(bytes[j]) { bytes[j] = 0 }
                         }

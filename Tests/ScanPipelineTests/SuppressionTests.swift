@@ -73,11 +73,8 @@ final class SuppressionTests: XCTestCase {
         let t = TempDir()
         // 40 letters a and b in no repeating order (a run of one letter is a placeholder, no
         // secret at all): `([ab]|[ab])+` tries 2^40 ways before it fails at the newline.
-        var state: UInt32 = 12345
-        let tail = String((0..<40).map { _ -> Character in
-            state = state &* 1103515245 &+ 12345
-            return (state >> 16) & 1 == 0 ? "a" : "b"
-        })
+        var g = SeededGenerator(seed: 12345)
+        let tail = String((0..<40).map { _ in g.pick(["a", "b"] as [Character]) })
         t.write("a.txt", "key = \(TestRules.canary)\(tail)\n")
         let set = try rulesWith(allowlist: "[[allowlists]]\nregexes = ['''^TEST\\w+([ab]|[ab])+[0-9]''']\n")
         let result = runScan([t.path], rules: set)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ScanCore
 import MatchEngine
+import TestSupport
 @testable import ScanPipeline
 
 /// The test rules: a canary and a prefixed token, built at run time so this source file
@@ -10,11 +11,8 @@ enum TestRules {
     /// `count` upper-case letters in no order a placeholder filter would take for filler
     /// (a repeated letter is a placeholder, not a secret, and is rightly not reported).
     static func upperNoise(_ count: Int) -> String {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        return String((0..<count).map { _ -> Character in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Character(Unicode.Scalar(UInt8(65 + (state >> 33) % 26)))
-        })
+        var g = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
+        return String((0..<count).map { _ in Character(Unicode.Scalar(UInt8(65 + g.below(26)))) })
     }
 
     static let canary = "TEST_SECRET_" + "MUST_NEVER_LEAK_" + "12345"
