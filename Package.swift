@@ -33,8 +33,10 @@ let package = Package(
         // Inputs: bytes with provenance.
         .target(name: "FileInputs", dependencies: ["ScanCore"]),
         // Transform: encoded values (base64, hex, percent, escapes, data: URIs) decoded for
-        // the matcher; pure, no dependencies.
-        .target(name: "Decoders"),
+        // the matcher; pure, no dependencies but its own C pass (CByteMasks).
+        .target(name: "Decoders", dependencies: ["CByteMasks"]),
+        // The decoders' candidate search over a buffer as bitmaps (SSE2, a byte loop elsewhere).
+        .target(name: "CByteMasks"),
         // libFuzzer harness for the decoders; a plain build makes a seed replayer.
         .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
         // Throughput of the candidate finder on a folder, run by hand (not a test).

@@ -18,6 +18,9 @@ enum ByteClass {
     static let quote: UInt16 = 1 << 7
     static let alphanumeric: UInt16 = 1 << 8
     static let base64Character: UInt16 = 1 << 9
+    /// An upper-case letter or a digit: a base64 run without one is a word or a
+    /// `snake_case_name`, not a value (`SpanFinder.considerRun`).
+    static let strong: UInt16 = 1 << 10
 
     static let table: [UInt16] = {
         var t = [UInt16](repeating: 0, count: 256)
@@ -28,6 +31,7 @@ enum ByteClass {
         set("abcdefABCDEF" + digits, hexDigit)
         set("+/", run | standardOnly | notHex | url | base64Character)
         set("-_", run | urlOnly | notHex | url | base64Character)
+        set(upper + digits, strong)
         set(".~:?#@&=%", url)
         set("%\\:\n", trigger)
         set("\"'`", trigger | quote)

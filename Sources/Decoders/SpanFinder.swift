@@ -1,11 +1,19 @@
+import CByteMasks
+
 /// Finds the encoded spans of one buffer and decodes them: one level of decoding, in one
-/// forward pass with a byte-class table (no regex).
+/// forward pass (no regex).
 ///
-/// Ordinary source costs a table lookup a byte: runs of letters and digits shorter than
-/// `minimumBase64Length` are skipped whole, and the other encodings start only at a trigger
-/// (`%` before two hex digits, a backslash before `u`, `x`, `/`, `"` or three octal digits,
-/// `data:`). A candidate is decoded into a reused scratch buffer and checked for text there;
-/// only a span that is kept allocates, so a buffer with nothing encoded allocates nothing.
+/// What is found is defined by a plain byte walk (`step` from 0, each step one byte, one run
+/// of the base64 alphabet or one span): a run of `minimumBase64Length` or more that holds an
+/// upper-case letter or a digit is a candidate, and the other encodings start only at a
+/// trigger (`%` before two hex digits, a backslash before `u`, `x`, `/`, `"` or three octal
+/// digits, `data:`). The walk is not run byte by byte: one vector pass (`keyshape_byte_masks`)
+/// marks the run characters, the strong ones (upper case, digits) and the events (backslashes,
+/// `%`, colons after an `a`, starts of long runs) as bitmaps, and the walk jumps from event to
+/// event, since everything between them is bytes and short runs that `step` passes over
+/// without effect. A candidate is decoded into scratch storage sized once per buffer and
+/// checked for text there; only a span that is kept allocates, so a buffer with nothing
+/// encoded allocates nothing.
 ///
 /// Spans of one level do not overlap: a percent-encoded URL or an escaped string literal
 /// replaces the base64 runs already taken inside it (they are found again, decoded, one
@@ -23,7 +31,13 @@ public struct SpanFinder {
     /// A `data:` URI's media type and parameters longer than this are not a data URI.
     static let maximumMediaTypeLength = 256
 
+    /// Decoded bytes of the escapes, hex and percent decoders (appended).
     private var scratch: [UInt8] = []
+    /// Decoded bytes of base64 (written through a pointer): room for a whole buffer's decode,
+    /// grown, never shrunk.
+    private var wide: [UInt8] = []
+    /// The three bitmaps of `keyshape_byte_masks`, one after the other.
+    private var masks: [UInt64] = []
 
     public init() {}
 
@@ -37,9 +51,22 @@ public struct SpanFinder {
                               into spans: inout [DecodedSpan]) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         let p = base.assumingMemoryBound(to: UInt8.self)
+        let n = buffer.count
+        let words = (n + 63) / 64
+        if masks.count < 3 * words { masks = [UInt64](repeating: 0, count: 3 * words) }
+        // The longest base64 decode of a buffer is its whole length read as base64.
+        if wide.count < n / 4 * 3 + 3 { wide = [UInt8](repeating: 0, count: n / 4 * 3 + 3) }
         ByteClass.table.withUnsafeBufferPointer { t in
-            var pass = Pass(p: p, n: buffer.count, t: t, firstSpan: spans.count, keepBinary: keepBinary)
-            pass.run(scratch: &scratch, budget: &budget, spans: &spans)
+            masks.withUnsafeMutableBufferPointer { m in
+                wide.withUnsafeMutableBufferPointer { w in
+                    let run = m.baseAddress!, strong = run + words, events = run + 2 * words
+                    keyshape_byte_masks(p, n, run, strong, events)
+                    var pass = Pass(p: p, n: n, t: t, firstSpan: spans.count, keepBinary: keepBinary,
+                                    run: UnsafePointer(run), strong: UnsafePointer(strong), events: UnsafePointer(events),
+                                    words: words, wide: w.baseAddress!)
+                    pass.run(scratch: &scratch, budget: &budget, spans: &spans)
+                }
+            }
         }
     }
 }
@@ -52,6 +79,13 @@ private struct Pass {
     /// Spans before this index belong to the caller.
     let firstSpan: Int
     let keepBinary: Bool
+    /// The buffer's bitmaps (`keyshape_byte_masks`) and their length in words.
+    let runMask: UnsafePointer<UInt64>
+    let strongMask: UnsafePointer<UInt64>
+    let events: UnsafePointer<UInt64>
+    let words: Int
+    /// Room for the base64 decode of any span of the buffer.
+    let wide: UnsafeMutablePointer<UInt8>
 
     /// End of the last span kept: nothing before it is part of a later span.
     var floor = 0
@@ -60,118 +94,103 @@ private struct Pass {
     /// URL's or a literal's start stop there too, so they cost a pass in all.
     var percentTriedUntil = 0
     var escapeTriedUntil = 0
-    /// Bytes before this were looked at byte by byte already.
-    var scalarEnd = 0
 
-    init(p: UnsafePointer<UInt8>, n: Int, t: UnsafeBufferPointer<UInt16>, firstSpan: Int, keepBinary: Bool) {
+    init(p: UnsafePointer<UInt8>, n: Int, t: UnsafeBufferPointer<UInt16>, firstSpan: Int, keepBinary: Bool,
+         run: UnsafePointer<UInt64>, strong: UnsafePointer<UInt64>, events: UnsafePointer<UInt64>, words: Int,
+         wide: UnsafeMutablePointer<UInt8>) {
         self.p = p; self.n = n; self.t = t; self.firstSpan = firstSpan; self.keepBinary = keepBinary
+        self.runMask = run; self.strongMask = strong; self.events = events; self.words = words; self.wide = wide
     }
 
-    /// Whether the 8 bytes from `at` can be skipped (the caller makes sure 9 bytes are
-    /// there): no `%` before a hex digit, no backslash before `u x / "` or an octal digit, no
-    /// `data:` ending in them, and not 8 base64 characters with an upper-case letter or a
-    /// digit among them. A run of 16 or more always holds an aligned 8; base64 of text has
-    /// an upper-case letter or a digit in nearly every 8 (each 4 characters start with the
-    /// top bits of a byte, `I` to `Z` for most ASCII, and the other 7 are spread over 64
-    /// letters): of 20,000 random stretches of Python source, base64-encoded and placed at
-    /// random alignments, 9 of 16 characters had no such 8 and none of 24 or more, while
-    /// `snake_case_names` and long lower-case words never have one.
-    /// On dist-packages' text files this leaves 4.5% of words (instead of 12.8%) and 0.65%
-    /// (instead of 2.3%) for the byte-by-byte walk. Each word is a few dozen integer
-    /// operations, SWAR on 64 bits (Swift's SIMD16 types compiled to a loop per lane here:
-    /// 12 MB/s, against 168 MB/s for the plain table walk).
+    // MARK: the bitmaps
+
     @inline(__always)
-    func skippable(_ at: Int) -> Bool {
-        let raw = UnsafeRawPointer(p)
-        let x = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-        let high = x & SWAR.high
-        let y = x & SWAR.low7
-        let upper = SWAR.inRange(y, 0x41, 0x5A)
-        let digit = SWAR.inRange(y, 0x30, 0x39)
-        let lower = SWAR.inRange(y, 0x61, 0x7A)
-        let sign = SWAR.equal(y, 0x2B) | SWAR.equal(y, 0x2F) | SWAR.equal(y, 0x2D) | SWAR.equal(y, 0x5F)
-        let strong = (upper | digit) & ~high
-        if strong != 0 && (strong | lower | sign) & ~high == SWAR.high { return false }
-        let percent = SWAR.equal(y, 0x25), backslash = SWAR.equal(y, 0x5C), colon = SWAR.equal(y, 0x3A)
-        if (percent | backslash | colon) & ~high == 0 { return true }
-        // What follows each `%` or backslash, byte for byte in line with them.
-        let next = raw.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self) & SWAR.low7
-        var trigger = percent & (SWAR.inRange(next, 0x30, 0x39) | SWAR.inRange(next | SWAR.spread(0x20), 0x61, 0x66))
-        trigger |= backslash & (SWAR.equal(next, 0x75) | SWAR.equal(next, 0x78) | SWAR.equal(next, 0x2F)
-                                | SWAR.equal(next, 0x22) | SWAR.inRange(next, 0x30, 0x33))
-        if colon & ~high != 0 {
-            // `data` in any letter case in the 4 bytes before a colon.
-            if at < 4 { return false }
-            func before(_ k: Int, _ letter: UInt8) -> UInt64 {
-                SWAR.equal(raw.loadUnaligned(fromByteOffset: at - k, as: UInt64.self) | SWAR.spread(0x20), letter)
-            }
-            trigger |= colon & before(4, 0x64) & before(3, 0x61) & before(2, 0x74) & before(1, 0x61)
-        }
-        return trigger & ~high == 0
-    }
+    func isRun(_ i: Int) -> Bool { runMask[i >> 6] >> UInt64(i & 63) & 1 != 0 }
 
-    /// Where the walk of skippable blocks from `start` stops: the first block from `start`, in
-    /// steps of 8, that `skippable` refuses (or where fewer than 9 bytes are left), exactly as
-    /// `while skippable(i) { i += 8 }` would, two blocks a test (`BlockPair`). The pair test
-    /// settles a block on its own unless it holds a `%`, a backslash or a colon, when
-    /// `skippable` decides. On 31 MB of bench-scan's source tree 85% of blocks are skippable
-    /// and 5% need `skippable`; the walk alone, timed on its own, went from 650 to about
-    /// 1,300 MB/s of CPU (loaded machine).
+    /// The first set bit of `mask` at or after `i`, `n` for none.
     @inline(__always)
-    func skipBlocks(from start: Int) -> Int {
-        var i = start
-        while i + 17 <= n {
-            let r = BlockPair.classify(UnsafeRawPointer(p), at: i)
-            if r & BlockPair.bothSkippable == BlockPair.bothSkippable { i += 16; continue }
-            if r & BlockPair.firstSkippable == 0 && (r & BlockPair.firstNeedsCheck == 0 || !skippable(i)) { return i }
-            if r & BlockPair.secondSkippable == 0 && (r & BlockPair.secondNeedsCheck == 0 || !skippable(i + 8)) { return i + 8 }
-            i += 16
+    func nextSet(_ mask: UnsafePointer<UInt64>, from i: Int) -> Int {
+        var k = i >> 6
+        var m = mask[k] & (~UInt64(0) << UInt64(i & 63))
+        while m == 0 {
+            k += 1
+            if k >= words { return n }
+            m = mask[k]
         }
-        while i + 9 <= n && skippable(i) { i += 8 }
-        return i
+        return min(n, k << 6 + m.trailingZeroBitCount)
     }
 
+    /// The first byte at or after `i` that is not a run character, `n` for none.
+    @inline(__always)
+    func runEnd(from i: Int) -> Int {
+        var k = i >> 6
+        var m = ~runMask[k] & (~UInt64(0) << UInt64(i & 63))
+        while m == 0 {
+            k += 1
+            if k >= words { return n }
+            m = ~runMask[k]
+        }
+        return min(n, k << 6 + m.trailingZeroBitCount)
+    }
+
+    /// Whether a byte of `from..<to` is strong (upper case or a digit).
+    @inline(__always)
+    func anyStrong(_ from: Int, _ to: Int) -> Bool {
+        var k = from >> 6
+        let last = (to - 1) >> 6
+        var m = strongMask[k] & (~UInt64(0) << UInt64(from & 63))
+        while true {
+            if k == last { m &= ~UInt64(0) >> UInt64(63 - ((to - 1) & 63)) }
+            if m != 0 { return true }
+            if k == last { return false }
+            k += 1
+            m = strongMask[k]
+        }
+    }
+
+    /// The walk `i = 0; while i < n { i = step(i) }`, from event to event. Between two events
+    /// are only bytes that are neither run characters nor triggers `step` acts on, and runs
+    /// shorter than `minimumBase64Length` (a long run that continues a run starts no event,
+    /// it is part of the run before it); where the walk resumes inside a run (after a span,
+    /// after the byte a backslash ate), that run is taken from there, as `step` does.
     mutating func run(scratch: inout [UInt8], budget: inout DecodeBudget, spans: inout [DecodedSpan]) {
         var i = 0
         while i < n {
-            i = skipBlocks(from: i)
-            if i >= n { break }
-            // A base64 run may have begun in the block skipped before: start from its start.
-            var back = i
-            while back > scalarEnd && t[Int(p[back - 1])] & ByteClass.run != 0 { back -= 1 }
-            let blockEnd = min(i + 8, n)
-            i = back
-            while i < blockEnd { i = step(i, &scratch, &budget, &spans) }
-            scalarEnd = i
+            if isRun(i) {
+                i = runAt(i, &scratch, &budget, &spans)
+                continue
+            }
+            let q = nextSet(events, from: i)
+            if q >= n { break }
+            i = isRun(q) ? runAt(q, &scratch, &budget, &spans) : step(q, &scratch, &budget, &spans)
         }
     }
 
-    /// One byte, one run or one span from `i`; returns where to go on.
+    /// A run of base64 characters from `start`, as `step` takes it: only a long run with a
+    /// strong byte goes on to `considerRun`, so the byte loop gathering its classes runs on
+    /// candidates only.
     @inline(__always)
-    mutating func step(_ i0: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int {
-        var i = i0
+    mutating func runAt(_ start: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int {
+        let runEnd = runEnd(from: start)
+        var i = runEnd
+        if i < n && p[i] == UInt8(ascii: "=") {
+            i += 1
+            if i < n && p[i] == UInt8(ascii: "=") { i += 1 }
+        }
+        if runEnd - start >= SpanFinder.minimumBase64Length && anyStrong(start, runEnd) {
+            var flags: UInt16 = 0
+            for k in start..<runEnd { flags |= t[Int(p[k])] }
+            considerRun(start, runEnd, i, flags, &scratch, &budget, &spans)
+        }
+        return i
+    }
+
+    /// One trigger byte or one span from `i` (an event that is not a run); returns where to
+    /// go on.
+    @inline(__always)
+    mutating func step(_ i: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int {
         let b = p[i]
         let c = t[Int(b)]
-        if c & ByteClass.run != 0 {
-            let start = i
-            var flags = c
-            i += 1
-            while i < n {
-                let d = t[Int(p[i])]
-                if d & ByteClass.run == 0 { break }
-                flags |= d
-                i += 1
-            }
-            let runEnd = i
-            if i < n && p[i] == UInt8(ascii: "=") {
-                i += 1
-                if i < n && p[i] == UInt8(ascii: "=") { i += 1 }
-            }
-            if runEnd - start >= SpanFinder.minimumBase64Length {
-                considerRun(start, runEnd, i, flags, &scratch, &budget, &spans)
-            }
-            return i
-        }
         if c & ByteClass.trigger == 0 { return i + 1 }
         switch b {
         case UInt8(ascii: "%"):
@@ -197,6 +216,12 @@ private struct Pass {
 
     mutating func considerRun(_ start: Int, _ runEnd: Int, _ end: Int, _ flags: UInt16,
                               _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {
+        // No upper-case letter and no digit: a word or a `snake_case_name`. Base64 of text has
+        // one in nearly every 8 characters (each 4 characters start with the top bits of a
+        // byte, `I` to `Z` for most ASCII, and the other 7 are spread over 64 letters): of
+        // 20,000 random stretches of Python source, base64-encoded, 9 of 16 characters had no
+        // such 8 and none of 24 or more; the whole run having none is rarer still.
+        if flags & ByteClass.strong == 0 { return }
         if flags & ByteClass.notHex == 0 && end == runEnd {
             // Only hex digits: a base64 value of 16 or more characters drawn from 22 of its 64
             // letters is vanishingly rare, so such a run is hex or nothing.
@@ -227,14 +252,14 @@ private struct Pass {
         }
         let encoding: Encoding = !mixed && flags & ByteClass.urlOnly != 0 ? .base64url : .base64
         guard budget.take((end - from) / 4 * 3 + 2) else { return }
-        guard ValueDecoding.base64(p, from..<end, into: &scratch) else { return }
-        keep(encoding, from..<end, &scratch, &spans)
+        guard let count = ValueDecoding.base64(p, from..<end, into: wide) else { return }
+        keep(encoding, from..<end, UnsafeBufferPointer(start: wide, count: count), &spans)
     }
 
     mutating func decodeHex(_ start: Int, _ end: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {
         guard budget.take((end - start) / 2) else { return }
         guard ValueDecoding.hex(p, start..<end, into: &scratch) else { return }
-        keep(.hex, start..<end, &scratch, &spans)
+        scratch.withUnsafeBufferPointer { keep(.hex, start..<end, $0, &spans) }
     }
 
     // MARK: percent-encoding
@@ -250,7 +275,7 @@ private struct Pass {
         percentTriedUntil = end
         guard budget.take(end - start) else { return nil }
         guard ValueDecoding.percent(p, start..<end, into: &scratch) else { return nil }
-        return replace(.percent, start..<end, &scratch, &spans) ? end : nil
+        return scratch.withUnsafeBufferPointer { replace(.percent, start..<end, $0, &spans) } ? end : nil
     }
 
     // MARK: string escapes
@@ -312,7 +337,7 @@ private struct Pass {
         guard budget.take(3 * (end - start) / 2 + 4) else { return nil }
         var octal = false
         guard ValueDecoding.escapes(p, start..<end, into: &scratch, sawOctal: &octal) else { return nil }
-        return replace(octal ? .cEscape : .jsonEscape, start..<end, &scratch, &spans) ? end : nil
+        return scratch.withUnsafeBufferPointer { replace(octal ? .cEscape : .jsonEscape, start..<end, $0, &spans) } ? end : nil
     }
 
     // MARK: data: URIs
@@ -336,15 +361,15 @@ private struct Pass {
             var padding = 0
             while end < n && padding < 2 && p[end] == UInt8(ascii: "=") { end += 1; padding += 1 }
             guard end > start, budget.take((end - start) / 4 * 3 + 2) else { return nil }
-            guard ValueDecoding.base64(p, start..<end, into: &scratch) else { return nil }
-        } else {
-            while end < n && t[Int(p[end])] & ByteClass.url != 0 { end += 1 }
-            // Without a `%XX` the payload is its own text, already scanned as it is.
-            guard end > start, budget.take(end - start) else { return nil }
-            guard ValueDecoding.percent(p, start..<end, into: &scratch) else { return nil }
-            percentTriedUntil = max(percentTriedUntil, end)
+            guard let count = ValueDecoding.base64(p, start..<end, into: wide) else { return nil }
+            return replace(.dataURI, start..<end, UnsafeBufferPointer(start: wide, count: count), &spans) ? end : nil
         }
-        return replace(.dataURI, start..<end, &scratch, &spans) ? end : nil
+        while end < n && t[Int(p[end])] & ByteClass.url != 0 { end += 1 }
+        // Without a `%XX` the payload is its own text, already scanned as it is.
+        guard end > start, budget.take(end - start) else { return nil }
+        guard ValueDecoding.percent(p, start..<end, into: &scratch) else { return nil }
+        percentTriedUntil = max(percentTriedUntil, end)
+        return scratch.withUnsafeBufferPointer { replace(.dataURI, start..<end, $0, &spans) } ? end : nil
     }
 
     func isMediaTypeByte(_ b: UInt8) -> Bool {
@@ -354,24 +379,24 @@ private struct Pass {
 
     // MARK: keeping spans
 
-    /// Keeps the decoded scratch as a span when it is text worth matching, or when binary
-    /// spans are wanted and it may hold a nested candidate (a long enough printable run).
+    /// Keeps the decoded bytes as a span when they are text worth matching, or when binary
+    /// spans are wanted and they may hold a nested candidate (a long enough printable run).
     @discardableResult
-    mutating func keep(_ encoding: Encoding, _ range: Range<Int>, _ scratch: inout [UInt8], _ spans: inout [DecodedSpan]) -> Bool {
-        let text = scratch.withUnsafeBufferPointer { TextCheck.isText($0) && TextCheck.isWorthMatching($0) }
-        guard text || (keepBinary && scratch.withUnsafeBufferPointer { TextCheck.mayHoldEncoding($0) }) else { return false }
-        spans.append(DecodedSpan(encoding: encoding, sourceRange: range, bytes: Array(scratch), isText: text))
+    mutating func keep(_ encoding: Encoding, _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ spans: inout [DecodedSpan]) -> Bool {
+        let text = TextCheck.isText(bytes) && TextCheck.isWorthMatching(bytes)
+        guard text || (keepBinary && TextCheck.mayHoldEncoding(bytes)) else { return false }
+        spans.append(DecodedSpan(encoding: encoding, sourceRange: range, bytes: Array(bytes), isText: text))
         floor = range.upperBound
         return true
     }
 
     /// Keeps a span that encloses earlier runs (a URL, a literal): those runs are dropped,
     /// they are inside its decoded bytes.
-    mutating func replace(_ encoding: Encoding, _ range: Range<Int>, _ scratch: inout [UInt8], _ spans: inout [DecodedSpan]) -> Bool {
-        let text = scratch.withUnsafeBufferPointer { TextCheck.isText($0) && TextCheck.isWorthMatching($0) }
-        guard text || (keepBinary && scratch.withUnsafeBufferPointer { TextCheck.mayHoldEncoding($0) }) else { return false }
+    mutating func replace(_ encoding: Encoding, _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ spans: inout [DecodedSpan]) -> Bool {
+        let text = TextCheck.isText(bytes) && TextCheck.isWorthMatching(bytes)
+        guard text || (keepBinary && TextCheck.mayHoldEncoding(bytes)) else { return false }
         while spans.count > firstSpan, spans[spans.count - 1].sourceRange.lowerBound >= range.lowerBound { spans.removeLast() }
-        spans.append(DecodedSpan(encoding: encoding, sourceRange: range, bytes: Array(scratch), isText: text))
+        spans.append(DecodedSpan(encoding: encoding, sourceRange: range, bytes: Array(bytes), isText: text))
         floor = range.upperBound
         return true
     }

@@ -3,41 +3,41 @@
 /// invalid span returns false.
 enum ValueDecoding {
     /// Base64 of either alphabet (the finder has made sure a span uses one), with or without
-    /// `=` padding. A length that no base64 can have (4k+1 characters) is invalid.
-    static func base64(_ p: UnsafePointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
-        out.removeAll(keepingCapacity: true)
+    /// `=` padding, written to `out`, which has room for `range.count / 4 * 3 + 2` bytes.
+    /// A length that no base64 can have (4k+1 characters) is invalid.
+    /// - Returns: the number of bytes decoded, nil for an invalid span.
+    static func base64(_ p: UnsafePointer<UInt8>, _ range: Range<Int>, into o: UnsafeMutablePointer<UInt8>) -> Int? {
         var end = range.upperBound
         while end > range.lowerBound && p[end - 1] == UInt8(ascii: "=") { end -= 1 }
         let padding = range.upperBound - end
         let count = end - range.lowerBound
-        if count % 4 == 1 || padding > 2 || (padding > 0 && (count + padding) % 4 != 0) { return false }
-        // Written through a pointer into `out` sized once, not appended byte by byte: the
-        // appends' uniqueness and capacity checks were half of this function's time, and it
-        // runs on every candidate run (most of them identifiers decoded and dropped).
+        if count % 4 == 1 || padding > 2 || (padding > 0 && (count + padding) % 4 != 0) { return nil }
+        // Written through a pointer into storage the finder sizes once per buffer, not
+        // appended to an array: the appends' uniqueness and capacity checks, then resizing an
+        // array per candidate (`append(contentsOf:)`, `replaceSubrange`), were more than
+        // this function's own work, and it runs on every candidate run (most of them
+        // identifiers decoded and dropped).
         let left = count % 4
-        let decoded = count / 4 * 3 + (left == 3 ? 2 : left == 2 ? 1 : 0)
-        out.append(contentsOf: repeatElement(0, count: decoded))
-        ByteClass.base64Value.withUnsafeBufferPointer { v in
-            out.withUnsafeMutableBufferPointer { o in
-                var i = range.lowerBound, j = 0
-                while i + 4 <= end {
-                    let a = UInt32(v[Int(p[i])]), b = UInt32(v[Int(p[i + 1])]), c = UInt32(v[Int(p[i + 2])]), d = UInt32(v[Int(p[i + 3])])
-                    let w = a << 18 | b << 12 | c << 6 | d
-                    o[j] = UInt8(truncatingIfNeeded: w >> 16)
-                    o[j + 1] = UInt8(truncatingIfNeeded: w >> 8)
-                    o[j + 2] = UInt8(truncatingIfNeeded: w)
-                    i += 4; j += 3
-                }
-                if left >= 2 {
-                    let a = UInt32(v[Int(p[i])]), b = UInt32(v[Int(p[i + 1])])
-                    let c = left == 3 ? UInt32(v[Int(p[i + 2])]) : 0
-                    let w = a << 18 | b << 12 | c << 6
-                    o[j] = UInt8(truncatingIfNeeded: w >> 16)
-                    if left == 3 { o[j + 1] = UInt8(truncatingIfNeeded: w >> 8) }
-                }
+        return ByteClass.base64Value.withUnsafeBufferPointer { v -> Int in
+            var i = range.lowerBound, j = 0
+            while i + 4 <= end {
+                let a = UInt32(v[Int(p[i])]), b = UInt32(v[Int(p[i + 1])]), c = UInt32(v[Int(p[i + 2])]), d = UInt32(v[Int(p[i + 3])])
+                let w = a << 18 | b << 12 | c << 6 | d
+                o[j] = UInt8(truncatingIfNeeded: w >> 16)
+                o[j + 1] = UInt8(truncatingIfNeeded: w >> 8)
+                o[j + 2] = UInt8(truncatingIfNeeded: w)
+                i += 4; j += 3
             }
+            if left >= 2 {
+                let a = UInt32(v[Int(p[i])]), b = UInt32(v[Int(p[i + 1])])
+                let c = left == 3 ? UInt32(v[Int(p[i + 2])]) : 0
+                let w = a << 18 | b << 12 | c << 6
+                o[j] = UInt8(truncatingIfNeeded: w >> 16)
+                j += 1
+                if left == 3 { o[j] = UInt8(truncatingIfNeeded: w >> 8); j += 1 }
+            }
+            return j
         }
-        return true
     }
 
     static func hex(_ p: UnsafePointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {

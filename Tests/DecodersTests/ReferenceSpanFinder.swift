@@ -1,9 +1,17 @@
 @testable import Decoders
 
-// The candidate finder as it was before its block walk tested two blocks at a time
-// (`BlockPair`), before `TextCheck.mayHoldEncoding` skipped windows and before base64 was
-// decoded through a pointer: kept here, unchanged but for its names, so
-// `SpanFinderEquivalenceTests` can check the fast paths give exactly what it gives.
+// The candidate finder's definition: a plain byte walk (`i = 0; while i < n { i = step(i) }`)
+// with a table lookup a byte, base64 decoded by appending, `TextCheck.mayHoldEncoding` byte by
+// byte. `SpanFinderEquivalenceTests` checks that the fast finder (bitmaps from a vector pass,
+// a walk from event to event, decoding through a pointer) gives exactly what this gives.
+//
+// It has no block walk: the finder before the bitmaps skipped 8-byte blocks that held no 8
+// base64 characters with an upper-case letter or a digit, so which runs it considered
+// depended on the block grid and on where its byte walk last stopped (a run was taken from
+// where the walk met it). Now a run of 16 or more is considered when it holds an upper-case
+// letter or a digit anywhere (`considerRun`), a rule of the run alone: every run the block
+// walk kept is kept (a run of 16 holds an aligned 8, and an 8 that kept it held such a
+// byte), and `snake_case_names` and lower-case words are still never decoded.
 
 struct ReferenceSpanFinder {
     /// Shorter runs of the base64 alphabet are words and identifiers, not values: 16
@@ -55,69 +63,14 @@ private struct ReferencePass {
     /// URL's or a literal's start stop there too, so they cost a pass in all.
     var percentTriedUntil = 0
     var escapeTriedUntil = 0
-    /// Bytes before this were looked at byte by byte already.
-    var scalarEnd = 0
 
     init(p: UnsafePointer<UInt8>, n: Int, t: UnsafeBufferPointer<UInt16>, firstSpan: Int, keepBinary: Bool) {
         self.p = p; self.n = n; self.t = t; self.firstSpan = firstSpan; self.keepBinary = keepBinary
     }
 
-    /// Whether the 8 bytes from `at` can be skipped (the caller makes sure 9 bytes are
-    /// there): no `%` before a hex digit, no backslash before `u x / "` or an octal digit, no
-    /// `data:` ending in them, and not 8 base64 characters with an upper-case letter or a
-    /// digit among them. A run of 16 or more always holds an aligned 8; base64 of text has
-    /// an upper-case letter or a digit in nearly every 8 (each 4 characters start with the
-    /// top bits of a byte, `I` to `Z` for most ASCII, and the other 7 are spread over 64
-    /// letters): of 20,000 random stretches of Python source, base64-encoded and placed at
-    /// random alignments, 9 of 16 characters had no such 8 and none of 24 or more, while
-    /// `snake_case_names` and long lower-case words never have one.
-    /// On dist-packages' text files this leaves 4.5% of words (instead of 12.8%) and 0.65%
-    /// (instead of 2.3%) for the byte-by-byte walk. Each word is a few dozen integer
-    /// operations, SWAR on 64 bits (Swift's SIMD16 types compiled to a loop per lane here:
-    /// 12 MB/s, against 168 MB/s for the plain table walk).
-    @inline(__always)
-    func skippable(_ at: Int) -> Bool {
-        let raw = UnsafeRawPointer(p)
-        let x = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-        let high = x & SWAR.high
-        let y = x & SWAR.low7
-        let upper = SWAR.inRange(y, 0x41, 0x5A)
-        let digit = SWAR.inRange(y, 0x30, 0x39)
-        let lower = SWAR.inRange(y, 0x61, 0x7A)
-        let sign = SWAR.equal(y, 0x2B) | SWAR.equal(y, 0x2F) | SWAR.equal(y, 0x2D) | SWAR.equal(y, 0x5F)
-        let strong = (upper | digit) & ~high
-        if strong != 0 && (strong | lower | sign) & ~high == SWAR.high { return false }
-        let percent = SWAR.equal(y, 0x25), backslash = SWAR.equal(y, 0x5C), colon = SWAR.equal(y, 0x3A)
-        if (percent | backslash | colon) & ~high == 0 { return true }
-        // What follows each `%` or backslash, byte for byte in line with them.
-        let next = raw.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self) & SWAR.low7
-        var trigger = percent & (SWAR.inRange(next, 0x30, 0x39) | SWAR.inRange(next | SWAR.spread(0x20), 0x61, 0x66))
-        trigger |= backslash & (SWAR.equal(next, 0x75) | SWAR.equal(next, 0x78) | SWAR.equal(next, 0x2F)
-                                | SWAR.equal(next, 0x22) | SWAR.inRange(next, 0x30, 0x33))
-        if colon & ~high != 0 {
-            // `data` in any letter case in the 4 bytes before a colon.
-            if at < 4 { return false }
-            func before(_ k: Int, _ letter: UInt8) -> UInt64 {
-                SWAR.equal(raw.loadUnaligned(fromByteOffset: at - k, as: UInt64.self) | SWAR.spread(0x20), letter)
-            }
-            trigger |= colon & before(4, 0x64) & before(3, 0x61) & before(2, 0x74) & before(1, 0x61)
-        }
-        return trigger & ~high == 0
-    }
-
     mutating func run(scratch: inout [UInt8], budget: inout DecodeBudget, spans: inout [DecodedSpan]) {
         var i = 0
-        while i < n {
-            while i + 9 <= n && skippable(i) { i += 8 }
-            if i >= n { break }
-            // A base64 run may have begun in the block skipped before: start from its start.
-            var back = i
-            while back > scalarEnd && t[Int(p[back - 1])] & ByteClass.run != 0 { back -= 1 }
-            let blockEnd = min(i + 8, n)
-            i = back
-            while i < blockEnd { i = step(i, &scratch, &budget, &spans) }
-            scalarEnd = i
-        }
+        while i < n { i = step(i, &scratch, &budget, &spans) }
     }
 
     /// One byte, one run or one span from `i`; returns where to go on.
@@ -171,6 +124,8 @@ private struct ReferencePass {
 
     mutating func considerRun(_ start: Int, _ runEnd: Int, _ end: Int, _ flags: UInt16,
                               _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {
+        // No upper-case letter and no digit anywhere in the run: a word, not a value.
+        if flags & ByteClass.strong == 0 { return }
         if flags & ByteClass.notHex == 0 && end == runEnd {
             // Only hex digits: a base64 value of 16 or more characters drawn from 22 of its 64
             // letters is vanishingly rare, so such a run is hex or nothing.

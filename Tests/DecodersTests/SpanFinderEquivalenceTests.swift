@@ -3,11 +3,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The candidate finder's fast paths (`BlockPair`'s two-block test, the windowed
-/// `TextCheck.mayHoldEncoding`, base64 decoded through a pointer) give exactly the spans the
-/// implementation before them gave (`ReferenceSpanFinder`): same encodings, same source
-/// ranges, same decoded bytes, same text flags, same budget left, on thousands of seeded
-/// buffers of source-like text with encoded values of every encoding at random offsets.
+/// The candidate finder's fast paths (bitmaps from one vector pass and a walk from event to
+/// event, the windowed `TextCheck.mayHoldEncoding`, base64 decoded through a pointer) give
+/// exactly the spans of the plain byte walk (`ReferenceSpanFinder`): same encodings, same
+/// source ranges, same decoded bytes, same text flags, same budget left, on thousands of
+/// seeded buffers of source-like text with encoded values of every encoding at random
+/// offsets, and on buffers built to put runs, backslashes, `%` and `data:` at the edges of
+/// the bitmaps' 64-bit words.
 final class SpanFinderEquivalenceTests: XCTestCase {
     /// SplitMix64: the same buffers on every run.
     typealias Seeded = SeededGenerator
@@ -101,8 +103,8 @@ final class SpanFinderEquivalenceTests: XCTestCase {
         XCTAssertEqual(encodings, Set(Encoding.allCases))
     }
 
-    /// A long base64 alphabet run with the block grid at every alignment: the two-block test
-    /// and the walk it replaced must stop at the same blocks.
+    /// A long base64 alphabet run at every alignment to the bitmaps' words, with runs of
+    /// lower-case letters after it.
     func testBlockWalkAtEveryAlignment() {
         // Joined at run time, so no key-shaped literal sits in the test binary (a self-scan of
         // the build folder would report it).
@@ -123,6 +125,110 @@ final class SpanFinderEquivalenceTests: XCTestCase {
                 XCTAssertEqual(spans.first.map { [$0.encoding] }, [.base64], "lead \(lead), tail \(tail)")
                 XCTAssertEqual(spans.first?.sourceRange, lead..<(lead + value.count), "lead \(lead), tail \(tail)")
             }
+        }
+    }
+
+    /// Compares the finder with the reference on `bytes`, both ways of `keepBinary`.
+    func assertSameAsReference(_ bytes: [UInt8], _ label: @autoclosure () -> String, file: StaticString = #filePath,
+                               line: UInt = #line) -> Int {
+        var seen = 0
+        for keepBinary in [false, true] {
+            var budget = DecodeBudget(maxDepth: 2, bufferSize: bytes.count), referenceBudget = budget
+            var spans: [DecodedSpan] = [], reference: [DecodedSpan] = []
+            var finder = SpanFinder(), referenceFinder = ReferenceSpanFinder()
+            bytes.withUnsafeBytes {
+                finder.find($0, keepBinary: keepBinary, budget: &budget, into: &spans)
+                referenceFinder.find($0, keepBinary: keepBinary, budget: &referenceBudget, into: &reference)
+            }
+            if spans != reference || budget != referenceBudget {
+                XCTFail("\(label()), keepBinary \(keepBinary): \(spans.map(\.sourceRange)) against the reference's "
+                        + "\(reference.map(\.sourceRange))", file: file, line: line)
+            }
+            seen += reference.count
+        }
+        return seen
+    }
+
+    /// Pieces that make the walk do something other than pass over a byte: runs of 14 to 18
+    /// characters (around `minimumBase64Length`) with and without a strong byte, a backslash
+    /// before a run or before a trigger (it eats the byte after it), `%` before hex digits and
+    /// before a run, `data:` and colons after an `a`, `=` padding; each laid with fill so that
+    /// it crosses or touches the end of a 64-bit bitmap word.
+    static func boundaryBuffer(seed: UInt64) -> [UInt8] {
+        var r = Seeded(state: seed)
+        let strong = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8), weak = Array("abcdefghijklmnopqrstuvwxyz+/-_".utf8)
+        func run(_ count: Int) -> [UInt8] {
+            var out = (0..<count).map { _ in r.below(3) == 0 ? r.pick(strong) : r.pick(weak) }
+            if r.below(3) == 0 { out = (0..<count).map { _ in r.pick(weak) } }
+            return out
+        }
+        var out: [UInt8] = []
+        let target = 64 * (1 + r.below(6))
+        while out.count < target {
+            // Fill up to a few bytes before the end of the word, or anywhere.
+            let word = (out.count / 64 + 1) * 64
+            let fillTo = r.below(3) == 0 ? out.count + r.below(8) : max(out.count, word - r.below(20))
+            while out.count < fillTo { out.append(r.pick(Array(" .,;()\n\t=#".utf8))) }
+            switch r.below(12) {
+            case 0: out += run(14 + r.below(5))
+            case 1: out += Array("\\".utf8) + run(15 + r.below(4))
+            case 2: out += Array(r.pick(["\\\\", "\\%", "\\:", "\\u0041", "\\x41", "\\/", "\\\"", "\\101"]).utf8)
+            case 3: out += Array("%".utf8) + run(15 + r.below(4))
+            case 4: out += Array(r.pick(["%41", "%2F", "%zz", "%4", "%"]).utf8)
+            case 5: out += Array(r.pick(["data:", "Data:", "xdata:", "a:", "data:text/plain;base64,", "data:,%41%42%43%44x"]).utf8)
+            case 6: out += run(16 + r.below(8)) + Array(r.pick(["=", "==", "===", ""]).utf8)
+            case 7: out += Array(Data(r.pick(["token=ks_live_", "password: hunter2", "id=rIsjGe789"]).utf8).base64EncodedString().utf8)
+            case 8: out += Array("\"".utf8) + run(16) + Array("\\u0041\"".utf8)
+            case 9: out += Array(encoded(&r).utf8)
+            default: out += run(1 + r.below(30))
+            }
+        }
+        return out
+    }
+
+    func testFinderGivesTheReferenceSpansAtWordBoundaries() {
+        var seen = 0
+        for seed in 0..<4000 as Range<UInt64> {
+            let bytes = Self.boundaryBuffer(seed: seed)
+            seen += assertSameAsReference(bytes, "boundary seed \(seed)")
+        }
+        XCTAssertGreaterThan(seen, 4000)
+    }
+
+    /// Each single piece at every offset around a word's end: the bitmaps carry a run, a
+    /// colon's `a` and a run's start across the word boundary.
+    func testPiecesAtEveryOffsetAroundAWordEnd() {
+        let pieces = ["aWQ9cklzakdlNzg5", "abcdefghijklmnoP", "abcdefghijklmnO", "\\nAWQ9cklzakdlNzg5Nzg5", "\\\\AWQ9cklzakdlNzg5",
+                      "data:text/plain;base64,aWQ9cklzakdlNzg5", "data:,%41%42%43%44%45%46%47%48", "x%41%42%43%44%45%46%47%48",
+                      "\"\\u0041\\u0042\\u0043\\u0044\\u0045\\u0046\\u0047\\u0048\"", "%AWQ9cklzakdlNzg5",
+                      "deadbeefdeadbeefdeadbeefdeadbee0", "0x00112233445566778899AABBCCDDEEFF"]
+        var seen = 0
+        for piece in pieces {
+            for lead in 40..<(64 + 8) {
+                for trail in ["", " ", "=", "a", "Abcdefghijklmnopqrst"] {
+                    let bytes = Array(repeating: UInt8(ascii: " "), count: lead) + Array(piece.utf8) + Array(trail.utf8)
+                    seen += assertSameAsReference(bytes, "\(piece) at \(lead) before \(trail)")
+                    let run = Array(repeating: UInt8(ascii: "a"), count: lead) + Array(piece.utf8) + Array(trail.utf8)
+                    seen += assertSameAsReference(run, "\(piece) after a run of \(lead)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(seen, 1000)
+    }
+
+    /// A base64 value of text whose middle 8 characters are all lower case: the block walk
+    /// before the bitmaps skipped it whenever those 8 were the one aligned block inside the
+    /// run (a start 4 bytes past the block grid); the run rule finds it at every offset.
+    func testValueWithALowerCaseMiddleIsFoundAtEveryOffset() {
+        let value = Array("aWQ9cklzakdlNzg5".utf8)
+        for lead in 0..<130 {
+            let bytes = Array(repeating: UInt8(ascii: " "), count: lead) + value + Array(" = 1\n".utf8)
+            var budget = DecodeBudget(maxDepth: 1, bufferSize: bytes.count)
+            var spans: [DecodedSpan] = []
+            var finder = SpanFinder()
+            bytes.withUnsafeBytes { finder.find($0, keepBinary: false, budget: &budget, into: &spans) }
+            XCTAssertEqual(spans.map(\.sourceRange), [lead..<(lead + value.count)], "lead \(lead)")
+            XCTAssertEqual(spans.first.map { String(decoding: $0.bytes, as: UTF8.self) }, "id=rIsjGe789", "lead \(lead)")
         }
     }
 
