@@ -44,14 +44,39 @@ struct DiffTreeParser {
     private func readHeader() -> CommitInfo? {
         guard reader.peek() == 0x01 else { return nil }
         reader.skipByte()
-        guard let ids = reader.token(0), let author = reader.token(0), let email = reader.token(0), let date = reader.token(0) else { return nil }
-        let parts = ids.split(separator: 0x20)
-        guard let first = parts.first, let id = ObjectID(hexBytes: first) else { return nil }
-        let parents = parts.dropFirst().compactMap { ObjectID(hexBytes: $0) }
-        return CommitInfo(id: id, parents: parents,
-                          author: String(decoding: author, as: UTF8.self),
-                          email: String(decoding: email, as: UTF8.self),
-                          date: String(decoding: date, as: UTF8.self))
+        // Each field read in place (no array of its bytes, no array of the id line's parts):
+        // five allocations fewer per commit.
+        guard let ids = reader.withToken(0, DiffTreeParser.commitAndParents) ?? nil,
+              let author = reader.withToken(0, DiffTreeParser.text), let email = reader.withToken(0, DiffTreeParser.text),
+              let date = reader.withToken(0, DiffTreeParser.text) else { return nil }
+        return CommitInfo(id: ids.0, parents: ids.1, author: author, email: email, date: date)
+    }
+
+    private static func text(_ bytes: UnsafeRawBufferPointer) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// `id parent parent…`: the commit's id (nil when it is not one) and each parent that is
+    /// an id (space-separated, empty runs skipped, as `split` did).
+    static func commitAndParents(_ line: UnsafeRawBufferPointer) -> (ObjectID, [ObjectID])? {
+        var id: ObjectID?
+        var parents: [ObjectID] = []
+        var i = 0
+        var first = true
+        while i < line.count {
+            while i < line.count && line[i] == 0x20 { i += 1 }
+            let start = i
+            while i < line.count && line[i] != 0x20 { i += 1 }
+            guard i > start else { continue }
+            let parsed = ObjectID.parse(UnsafeRawBufferPointer(rebasing: line[start..<i]))
+            if first {
+                guard let parsed else { return nil }
+                id = parsed
+                first = false
+            } else if let parsed {
+                parents.append(parsed)
+            }
+        }
+        guard let id else { return nil }
+        return (id, parents)
     }
 
     /// `:old new oldid newid S\0path\0` (one parent; renames add a path) or

@@ -64,16 +64,22 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     public var isZero: Bool { w0 == 0 && w1 == 0 && w2 == 0 && w3 == 0 }
 
-    /// Lowercase hex, 40 or 64 digits.
+    /// Lowercase hex, 40 or 64 digits, written straight into the string's storage: the
+    /// commit-message pass builds one per message (its allowlist context), and the version
+    /// that filled an array first (two arrays and a copy per call) was a sixth of that pass's
+    /// own CPU (18 of 107 samples, psf/requests' 6,708 messages).
     public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        let words = [w0, w1, w2, w3]
-        var out = [UInt8]()
-        out.reserveCapacity(Int(byteCount) * 2)
-        for i in 0..<(Int(byteCount) * 2) {
-            out.append(digits[Int((words[i / 16] >> UInt64(60 - 4 * (i % 16))) & 15)])
+        let count = Int(byteCount) * 2
+        let (a, b, c, d) = (w0, w1, w2, w3)
+        return String(unsafeUninitializedCapacity: count) { out in
+            for i in 0..<count {
+                let word: UInt64
+                switch i >> 4 { case 0: word = a; case 1: word = b; case 2: word = c; default: word = d }
+                let v = UInt8(truncatingIfNeeded: (word >> UInt64(60 - 4 * (i & 15))) & 15)
+                out[i] = v < 10 ? 0x30 + v : 0x57 + v
+            }
+            return count
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public var description: String { hex }

@@ -151,6 +151,15 @@ final class CommitTextScanner: @unchecked Sendable {
             }
         }
 
+        /// The messages are read as raw commit objects through a `cat-file` of their own, not
+        /// taken from the listing's `diff-tree --format` (or `rev-list --format`), although
+        /// those processes inflate every commit already: git's pretty formats (`%B`, `raw`)
+        /// treat the message as a C string and stop at its first NUL (git 2.39: a message
+        /// `before\0after` prints as `before`), and the raw format also drops trailing
+        /// blanks, so a key after a NUL would go unscanned without a trace, and no format
+        /// placeholder gives the object's size to tell. The price, measured on psf/requests
+        /// (6,708 messages, `perf record` of a whole run with decoding off): this `cat-file`
+        /// 4.5% of the run's CPU (keyshape and git), scanning the messages 1.4%.
         mutating func scanMessages(_ commits: [ObjectID]) {
             var start = 0
             while start < commits.count {
@@ -302,6 +311,8 @@ final class CommitTextScanner: @unchecked Sendable {
             for failure in failures where failed.insert([outcome.texts] + failure.key).inserted {
                 issue(place.description, failure.describe(ruleId: rules[failure.ruleIndex].id, unit: "text"))
             }
+            // The provenance (the commit's hex name) only for a text that gave something.
+            guard !found.isEmpty else { return }
             let provenance = place.provenance
             for f in found {
                 let rule = rules[f.ruleIndex]
