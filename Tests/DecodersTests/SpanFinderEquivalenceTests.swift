@@ -155,7 +155,7 @@ final class SpanFinderEquivalenceTests: XCTestCase {
     /// before a run, `data:` and colons after an `a`, `=` padding; each laid with fill so that
     /// it crosses or touches the end of a 64-bit bitmap word.
     static func boundaryBuffer(seed: UInt64) -> [UInt8] {
-        var r = Seeded(state: seed)
+        var r = Seeded(seed: seed)
         let strong = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8), weak = Array("abcdefghijklmnopqrstuvwxyz+/-_".utf8)
         func run(_ count: Int) -> [UInt8] {
             var out = (0..<count).map { _ in r.below(3) == 0 ? r.pick(strong) : r.pick(weak) }

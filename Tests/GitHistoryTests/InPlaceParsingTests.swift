@@ -1,23 +1,14 @@
 import Foundation
 import XCTest
 @testable import GitHistory
+import TestSupport
 
 /// The parsers that read git's output in place (no array per line or per field) give what
 /// the array-based versions they replaced gave, on seeded random lines built from the
 /// pieces that matter (spaces, ids, short and bad ids, the type and `missing` words,
 /// numbers, signs): the references below are those versions, kept as they were.
 final class InPlaceParsingTests: XCTestCase {
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
+    typealias Seeded = SeededGenerator
 
     static func randomHex(_ digits: Int, _ rng: inout Seeded) -> [UInt8] {
         let alphabet = Array("0123456789abcdefABCDEF".utf8)
@@ -68,7 +59,7 @@ final class InPlaceParsingTests: XCTestCase {
     }
 
     func testCatFileHeaderParsesAsTheSplitDid() {
-        var rng = Seeded(state: 14)
+        var rng = Seeded(seed: 14)
         var kinds = [String: Int]()
         for _ in 0..<20_000 {
             let l = InPlaceParsingTests.line(&rng)
@@ -94,7 +85,7 @@ final class InPlaceParsingTests: XCTestCase {
     }
 
     func testCommitAndParentsParseAsTheSplitDid() {
-        var rng = Seeded(state: 1406)
+        var rng = Seeded(seed: 1406)
         var withParents = 0, rejected = 0
         for _ in 0..<20_000 {
             let l = InPlaceParsingTests.line(&rng)
@@ -110,7 +101,7 @@ final class InPlaceParsingTests: XCTestCase {
     }
 
     func testHexMatchesTheDigitsParsed() {
-        var rng = Seeded(state: 41)
+        var rng = Seeded(seed: 41)
         for k in 0..<2_000 {
             let digits = InPlaceParsingTests.randomHex(k % 2 == 0 ? 40 : 64, &rng)
             let id = ObjectID(hexBytes: digits)!
