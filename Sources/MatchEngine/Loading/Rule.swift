@@ -67,6 +67,12 @@ public struct Rule: Sendable {
 }
 
 extension Rule {
+    /// A generic rule: an id starting `generic` or a `generic` tag (secret-named assignments,
+    /// credentials in URLs: no provider's format). It gets low confidence and medium severity
+    /// by default, and its match yields to a provider rule's match of the same secret
+    /// (`GenericYield`).
+    public var isGeneric: Bool { id.hasPrefix("generic") || tags.contains("generic") }
+
     /// Without an explicit `confidence`: high for a checksummed format, low for a generic
     /// rule (an id or tag saying `generic`: secret-named assignments, high-entropy strings),
     /// medium otherwise (the `[defaults]` of a rule file sets its family's, such as high for
@@ -74,7 +80,7 @@ extension Rule {
     public var defaultConfidence: Confidence {
         if let confidence { return confidence }
         if checksum != nil { return .high }
-        if id.hasPrefix("generic") || tags.contains("generic") { return .low }
+        if isGeneric { return .low }
         return .medium
     }
 
@@ -82,7 +88,7 @@ extension Rule {
     /// for a generic rule.
     public var effectiveSeverity: Severity {
         if let severity { return severity }
-        return id.hasPrefix("generic") || tags.contains("generic") ? .medium : .high
+        return isGeneric ? .medium : .high
     }
 
     /// A finding's confidence: the checksum decides where there is one that applies.

@@ -79,6 +79,10 @@ public final class Matcher {
     /// Whether placeholder values (see `Placeholder`) are dropped: on for scans and rules
     /// check; redaction turns it off, since masking a stand-in costs nothing.
     public var dropsPlaceholders = true
+    /// Whether a generic rule's match yields to a provider rule's match of the same secret
+    /// (`GenericYield`): on for scans; `rules check` turns it off, since it asks of each rule
+    /// whether that rule finds its examples.
+    public var genericsYield = true
     public static let lookBehind = 512
     public static let lookAhead = 256
 
@@ -118,15 +122,19 @@ public final class Matcher {
     public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
                      reference: HitReference? = nil, continues: Bool = false,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
-        // gitleaks' composite rules: decided once every rule has run on the buffer.
-        guard let composites = ruleSet.composites else {
+        // gitleaks' composite rules and generic rules yielding to provider rules: decided once
+        // every rule has run on the buffer.
+        let yields = genericsYield && ruleSet.mixesGenericAndProvider
+        guard ruleSet.composites != nil || yields else {
             scanRules(buffer, context: context, accept: accept, reference: reference, continues: continues, onMatch: onMatch, onFailure: onFailure)
             return
         }
         var collected: [RuleMatch] = []
         scanRules(buffer, context: context, accept: accept, reference: reference, continues: continues,
                   onMatch: { collected.append($0) }, onFailure: onFailure)
-        for m in composites.resolve(collected, in: buffer) { onMatch(m) }
+        if let composites = ruleSet.composites { collected = composites.resolve(collected, in: buffer) }
+        if yields { GenericYield.apply(&collected, isGeneric: ruleSet.isGeneric) }
+        for m in collected { onMatch(m) }
     }
 
     private func scanRules(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,

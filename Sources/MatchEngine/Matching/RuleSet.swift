@@ -57,6 +57,8 @@ public final class RuleSet: @unchecked Sendable {
         unconditionalRules = unconditional
         pathOnlyRules = pathOnly
         composites = CompositeRules(rules)
+        isGeneric = rules.map(\.isGeneric)
+        mixesGenericAndProvider = isGeneric.contains(true) && isGeneric.contains(false)
         wholeFilePaths = allowlists.filter {
             $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
         }.flatMap(\.paths)
@@ -68,6 +70,10 @@ public final class RuleSet: @unchecked Sendable {
     /// `[[rules.required]]` and `skipReport` (gitleaks' composite rules), applied by the
     /// matcher to each buffer's matches; nil when no rule uses them.
     let composites: CompositeRules?
+    /// `Rule.isGeneric` of each rule, for `GenericYield`.
+    let isGeneric: [Bool]
+    /// Whether the set has generic and provider rules both: only then can a match yield.
+    let mixesGenericAndProvider: Bool
 
     /// The path patterns of global allowlists that have nothing but `paths` and aim at every
     /// rule: a file they match cannot yield a finding whatever its content.
