@@ -3,7 +3,9 @@ import XCTest
 
 /// The word-at-a-time `UTF16Text.extract` gives exactly what the byte-by-byte reference
 /// gives: the same decoded bytes and the same runs, on random buffers built to put run
-/// edges everywhere relative to the 8-byte words the fast path reads.
+/// edges everywhere relative to the 8-byte words the fast paths read (both of them: the
+/// one for minimums of 8 and more, which passes over words whose zeros do not alternate,
+/// and the one for shorter minimums).
 final class UTF16TextEquivalenceTests: XCTestCase {
     /// SplitMix64: a fixed seed gives the same buffers on every machine, so a failure
     /// reproduces.
@@ -35,11 +37,11 @@ final class UTF16TextEquivalenceTests: XCTestCase {
     /// One buffer: pieces of random bytes, edge bytes, zeros, ASCII text and UTF-16LE and
     /// UTF-16BE runs (some cut short, some with a non-text unit inside), of lengths 0 to 40,
     /// so runs start and end at every offset.
-    static func buffer(_ g: inout Generator) -> [UInt8] {
+    static func buffer(_ g: inout Generator, pieces maxPieces: UInt64 = 12, length maxLength: UInt64 = 40) -> [UInt8] {
         var bytes: [UInt8] = []
-        let pieces = Int(g.next() % 12)
+        let pieces = Int(g.next() % maxPieces)
         for _ in 0..<pieces {
-            let length = Int(g.next() % 41)
+            let length = Int(g.next() % (maxLength + 1))
             switch g.next() % 8 {
             case 0: bytes += (0..<length).map { _ in UInt8(truncatingIfNeeded: g.next()) }
             case 1: bytes += (0..<length).map { _ in edges[Int(g.next() % UInt64(edges.count))] }
@@ -98,6 +100,57 @@ final class UTF16TextEquivalenceTests: XCTestCase {
         XCTAssertGreaterThan(compared, 30_000)
         XCTAssertGreaterThan(withRuns, compared / 2)
         XCTAssertLessThan(withRuns, compared)
+    }
+
+    /// Longer buffers at every offset within a word and a block, with the minimums that take
+    /// the path for 8 code units and more (the default, 8; odd ones; past 32): runs of 8 to 40
+    /// code units, just over and under each minimum, begin and end at every offset relative
+    /// to the 8-byte grid that path tests, and the 16-byte unrolled step.
+    func testLongBuffersWithMinimumsOfEightAndMoreGiveTheReferenceOutput() {
+        var g = Generator(state: 0x7574_6631_3673_7061)
+        var compared = 0, withRuns = 0
+        for round in 0..<1_500 {
+            let bytes = UTF16TextEquivalenceTests.buffer(&g, pieces: 16, length: 90)
+            for start in stride(from: 0, to: min(24, bytes.count + 1), by: 1) {
+                let end = bytes.count - Int(g.next() % 9)
+                guard end >= start else { continue }
+                let minLength = [8, 8, 9, 11, 16, 21, 33, 40][Int(g.next() % 8)]
+                let (fast, reference) = UTF16TextEquivalenceTests.both(bytes[start..<end], minLength: minLength)
+                compared += 1
+                if !reference.1.isEmpty { withRuns += 1 }
+                guard fast.0 == reference.0, fast.1 == reference.1 else {
+                    return XCTFail("round \(round), bytes \(start)..<\(end) of \(bytes), minLength \(minLength): \(fast.1) against \(reference.1)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 20_000)
+        XCTAssertGreaterThan(withRuns, compared / 3)
+        XCTAssertLessThan(withRuns, compared)
+    }
+
+    /// A run of exactly the minimum at every offset in a field of bytes that are no text and
+    /// no zero, and one code unit short of it: found, and not found, as the reference says
+    /// (a segment of 16 bytes holds one whole grid word at most offsets, and at the others
+    /// lies across two).
+    func testRunsOfTheMinimumAtEveryOffset() {
+        for minLength in [8, 9, 16] {
+            for units in [minLength - 1, minLength] {
+                for bigEndian in [false, true] {
+                    for offset in 0..<40 {
+                        var bytes = [UInt8](repeating: 0xC3, count: 96)
+                        for u in 0..<units {
+                            bytes[offset + 2 * u + (bigEndian ? 1 : 0)] = UInt8(0x41 + u % 26)
+                            bytes[offset + 2 * u + (bigEndian ? 0 : 1)] = 0
+                        }
+                        let (fast, reference) = UTF16TextEquivalenceTests.both(bytes[...], minLength: minLength)
+                        XCTAssertEqual(reference.1.count, units >= minLength ? 1 : 0)
+                        if fast.0 != reference.0 || fast.1 != reference.1 {
+                            return XCTFail("\(units) units at \(offset), big-endian \(bigEndian), minLength \(minLength): \(fast.1) against \(reference.1)")
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Every pair of byte values at every position of a word: the fast path's test for a
