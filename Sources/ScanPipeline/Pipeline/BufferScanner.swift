@@ -123,7 +123,9 @@ final class BufferScanner {
         if isBinary {
             if maskBuffer.count < input.count {
                 maskBuffer.deallocate()
-                maskBuffer = .allocate(byteCount: input.count, alignment: 64)
+                // Half as much again at least: fresh pages fault in on first touch, and archive
+                // members of growing sizes would otherwise each take a new buffer.
+                maskBuffer = .allocate(byteCount: max(input.count, maskBuffer.count + maskBuffer.count / 2), alignment: 64)
             }
             PrintableRuns.mask(input, into: maskBuffer, minLength: options.minStringLength)
             buffer = UnsafeRawBufferPointer(rebasing: maskBuffer[0..<input.count])
