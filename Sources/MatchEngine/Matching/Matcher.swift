@@ -79,6 +79,11 @@ public final class Matcher {
     /// Whether placeholder values (see `Placeholder`) are dropped: on for scans and rules
     /// check; redaction turns it off, since masking a stand-in costs nothing.
     public var dropsPlaceholders = true
+    /// Set by a scanner before scanning a buffer whose bytes are mostly this one byte, which
+    /// no keyword holds (a binary's printable-run mask, all newlines outside the runs): the
+    /// keyword pass then runs over the stretches between (`KeywordIndex.forEachHit(_:sparse:)`).
+    public var sparseFiller: UInt8? = nil
+    private var sparseScratch = KeywordIndex.SparseScratch()
     public static let lookBehind = 512
     public static let lookAhead = 256
 
@@ -182,6 +187,8 @@ public final class Matcher {
         }
         if let reference, n < 1 << 40 {
             reference.forEachHit(in: buffer, index: set.keywordIndex, onHit)
+        } else if let filler = sparseFiller {
+            set.keywordIndex.forEachHit(buffer, sparse: filler, scratch: &sparseScratch, onHit)
         } else {
             set.keywordIndex.forEachHit(buffer, onHit)
         }

@@ -140,6 +140,8 @@ final class BufferScanner {
         resumeAt = nil
         // A buffer scanned with its place settles path and commit conditions at once.
         let settlesNow = context.path != nil || context.commit != nil
+        // A mask is newlines outside its runs: the keyword pass skips them.
+        matcher.sparseFiller = isBinary ? 0x0A : nil
         matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
                      continues: resumable != nil, onMatch: { m in
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
