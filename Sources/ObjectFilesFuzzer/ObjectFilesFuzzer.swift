@@ -61,6 +61,13 @@ private func check(_ bytes: [UInt8]) {
     var runs: [UTF16Text.Run] = []
     bytes.withUnsafeBytes { UTF16Text.extract($0, minLength: 4, into: &decoded, runs: &runs) }
     checkUTF16Runs(runs, decoded: decoded, bytes: bytes)
+    // The default minimum takes the other fast path (words whose zeros alternate): its runs
+    // are exactly those of the first pass that are long enough.
+    var longDecoded: [UInt8] = []
+    var longRuns: [UTF16Text.Run] = []
+    bytes.withUnsafeBytes { UTF16Text.extract($0, minLength: 8, into: &longDecoded, runs: &longRuns) }
+    checkUTF16Runs(longRuns, decoded: longDecoded, bytes: bytes)
+    precondition(longRuns.map(\.sourceOffset) == runs.filter { $0.decodedRange.count >= 8 }.map(\.sourceOffset))
 }
 
 /// What the scanner relies on: runs in source order, not overlapping, at least the minimum

@@ -6,7 +6,7 @@ public struct KeywordIndex: Sendable {
     /// Transition table, `stateCount * classCount` entries. Each entry is
     /// `nextState << 1 | (nextState has output ? 1 : 0)`, so the hot loop tests one bit.
     private let table: [UInt32]
-    private let byteClass: [UInt8]   // 256 entries
+    let byteClass: [UInt8]   // 256 entries
     private let classCount: Int
     /// For each state with output: the keyword ids that end there (including via suffix links).
     /// Keyword ids ending at each state, flattened: state s owns

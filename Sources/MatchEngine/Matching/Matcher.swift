@@ -83,6 +83,11 @@ public final class Matcher {
     /// (`GenericYield`): on for scans; `rules check` turns it off, since it asks of each rule
     /// whether that rule finds its examples.
     public var genericsYield = true
+    /// Set by a scanner before scanning a buffer whose bytes are mostly this one byte, which
+    /// no keyword holds (a binary's printable-run mask, all newlines outside the runs): the
+    /// keyword pass then runs over the stretches between (`KeywordIndex.forEachHit(_:sparse:)`).
+    public var sparseFiller: UInt8? = nil
+    private var sparseScratch = KeywordIndex.SparseScratch()
     public static let lookBehind = 512
     public static let lookAhead = 256
 
@@ -190,6 +195,8 @@ public final class Matcher {
         }
         if let reference, n < 1 << 40 {
             reference.forEachHit(in: buffer, index: set.keywordIndex, onHit)
+        } else if let filler = sparseFiller {
+            set.keywordIndex.forEachHit(buffer, sparse: filler, scratch: &sparseScratch, onHit)
         } else {
             set.keywordIndex.forEachHit(buffer, onHit)
         }

@@ -9,25 +9,31 @@ import MatchEngine
 /// `ProvenanceStep.archiveMember` per level, outermost first, so any input (a file, a git
 /// blob) renders it as `App.ipa!Payload/App.app/App:arm64:__TEXT,__cstring+0x314`.
 ///
-/// A member is read whole into one buffer (kept between members) of at most
-/// `--max-file-size`, as a file of that size would be bounded: the object map of a Mach-O
-/// needs all of it. A larger member is scanned up to that size and is an error entry.
+/// A member is read whole into one buffer (the pipeline's `ArchiveMemberBuffer`, kept
+/// between members and archives) of at most `--max-file-size`, as a file of that size would
+/// be bounded: the object map of a Mach-O needs all of it. A larger member is scanned up to
+/// that size and is an error entry.
 /// The archive itself streams through `Archives` (64 KiB blocks), never extracted.
 /// One per worker; not thread-safe.
 final class ArchiveMemberScan {
     let pipeline: BufferPipeline
     let options: ScanOptions
-    /// The member being scanned: `storage[0..<count]`, kept between members.
-    private var storage: UnsafeMutableRawBufferPointer
+    /// The member being scanned: `buffer.bytes[0..<count]`.
+    private let buffer: ArchiveMemberBuffer
     private var count = 0
 
     init(pipeline: BufferPipeline, options: ScanOptions) {
         self.pipeline = pipeline
         self.options = options
-        storage = .allocate(byteCount: ArchiveMemberScan.readBytes, alignment: 64)
+        if pipeline.memberBuffer.inUse {
+            buffer = ArchiveMemberBuffer()
+        } else {
+            buffer = pipeline.memberBuffer
+        }
+        buffer.inUse = true
     }
 
-    deinit { storage.deallocate() }
+    deinit { buffer.inUse = false }
 
     var limits: ArchiveLimits {
         ArchiveLimits(maxExpandedBytes: Int64(options.maxArchiveSize), maxDepth: options.maxArchiveDepth)
@@ -68,7 +74,7 @@ final class ArchiveMemberScan {
                 outcome.members += 1
                 let steps = names.map { ProvenanceStep.archiveMember(path: $0) }
                 let context = MatchContext(path: contextPath.map { ArchiveMemberScan.path($0, names) })
-                let bytes = UnsafeRawBufferPointer(rebasing: storage[0..<count])
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count])
                 let summary = pipeline.scan(whole: bytes, context: context, onFinding: { f in
                     var f = f
                     f.steps = steps + f.steps
@@ -88,36 +94,36 @@ final class ArchiveMemberScan {
         ([outer] + members.map(Location.display)).joined(separator: "!")
     }
 
-    /// Reads `source` into `storage[0..<count]`, at most `maxFileSize` bytes; false when more
-    /// followed. Straight into the buffer, a read's worth (`readBytes`) at a time, so the
+    /// Reads `source` into `buffer.bytes[0..<count]`, at most `maxFileSize` bytes; false when
+    /// more followed. Straight into the buffer, a read's worth (`readBytes`) at a time, so the
     /// limits are checked as often as before; the buffer is grown once to the size the archive
     /// declares (at most the cap; a lie costs address space, not memory, until bytes arrive)
     /// rather than doubled and copied as bytes come (the staging copy and the regrowth were
-    /// about 1% of `scan --jobs 1`'s CPU over the archive benchmark, `perf record`).
+    /// about 1% of `scan --jobs 1`'s CPU over the archive benchmark, `perf record`). A member
+    /// that fills the buffer exactly is probed for one more byte before the buffer grows: one
+    /// of its declared size then takes no second, larger buffer.
     private func readWhole(_ source: ArchiveMember) -> Bool {
         count = 0
         let cap = options.maxFileSize
         if let declared = source.declaredSize, declared > 0 {
-            reserve(Int(min(declared, Int64(cap))))
+            buffer.reserve(Int(min(declared, Int64(cap))), keeping: 0, limit: cap)
         }
         while count < cap {
-            if storage.count - count < ArchiveMemberScan.readBytes { reserve(min(cap, max(2 * storage.count, count + ArchiveMemberScan.readBytes))) }
-            let room = UnsafeMutableRawBufferPointer(rebasing: storage[count..<storage.count])
+            if count == buffer.bytes.count {
+                var probe: UInt8 = 0
+                guard withUnsafeMutableBytes(of: &probe, { source.read(into: $0, maxBytes: 1) }) == 1 else { return true }
+                buffer.reserve(min(cap, count + ArchiveMemberScan.readBytes), keeping: count, limit: cap)
+                buffer.bytes[count] = probe
+                count += 1
+                continue
+            }
+            let room = UnsafeMutableRawBufferPointer(rebasing: buffer.bytes[count..<buffer.bytes.count])
             let got = source.read(into: room, maxBytes: min(cap - count, ArchiveMemberScan.readBytes))
             if got == 0 { return true }
             count += got
         }
         var probe: UInt8 = 0
         return withUnsafeMutableBytes(of: &probe) { source.read(into: $0, maxBytes: 1) } == 0
-    }
-
-    /// Grows `storage` to at least `bytes`, keeping what it holds.
-    private func reserve(_ bytes: Int) {
-        guard bytes > storage.count else { return }
-        let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 64)
-        if count > 0 { grown.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: count) }
-        storage.deallocate()
-        storage = grown
     }
 
     /// One read's worth (256 KiB: libarchive hands out at most its own block per call).

@@ -173,6 +173,9 @@ final class BufferPipeline {
         return vetted
     }
 
+    /// What archive members are read into, kept between archives (see `ArchiveMemberBuffer`).
+    lazy var memberBuffer = ArchiveMemberBuffer()
+
     private var raw: [(rule: Int, range: Range<Int>)] = []
     private struct DerivedKey: Hashable { var rule: Int; var span: Range<Int>; var secretHash: String }
     private var derivedSeen = Set<DerivedKey>()

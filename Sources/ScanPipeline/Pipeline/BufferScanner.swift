@@ -123,7 +123,9 @@ final class BufferScanner {
         if isBinary {
             if maskBuffer.count < input.count {
                 maskBuffer.deallocate()
-                maskBuffer = .allocate(byteCount: input.count, alignment: 64)
+                // Half as much again at least: fresh pages fault in on first touch, and archive
+                // members of growing sizes would otherwise each take a new buffer.
+                maskBuffer = .allocate(byteCount: max(input.count, maskBuffer.count + maskBuffer.count / 2), alignment: 64)
             }
             PrintableRuns.mask(input, into: maskBuffer, minLength: options.minStringLength)
             buffer = UnsafeRawBufferPointer(rebasing: maskBuffer[0..<input.count])
@@ -138,6 +140,8 @@ final class BufferScanner {
         resumeAt = nil
         // A buffer scanned with its place settles path and commit conditions at once.
         let settlesNow = context.path != nil || context.commit != nil
+        // A mask is newlines outside its runs: the keyword pass skips them.
+        matcher.sparseFiller = isBinary ? 0x0A : nil
         matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
                      continues: resumable != nil, onMatch: { m in
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
