@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "ScanCore", "TestSupport"]),
-        .testTarget(name: "DecodersTests", dependencies: ["Decoders", "FuzzChecks", "TestSupport"]),
+        .testTarget(name: "DecodersTests", dependencies: ["Decoders", "CByteMasks", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "AppFormatsTests", dependencies: ["AppFormats", "TestSupport"]),
         .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML", "TestSupport"]),
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),

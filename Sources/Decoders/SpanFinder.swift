@@ -7,13 +7,15 @@ import CByteMasks
 /// of the base64 alphabet or one span): a run of `minimumBase64Length` or more that holds an
 /// upper-case letter or a digit is a candidate, and the other encodings start only at a
 /// trigger (`%` before two hex digits, a backslash before `u`, `x`, `/`, `"` or three octal
-/// digits, `data:`). The walk is not run byte by byte: one vector pass (`keyshape_byte_masks`)
-/// marks the run characters, the strong ones (upper case, digits) and the events (backslashes,
-/// `%`, colons after an `a`, starts of long runs) as bitmaps, and the walk jumps from event to
-/// event, since everything between them is bytes and short runs that `step` passes over
-/// without effect. A candidate is decoded into scratch storage sized once per buffer and
-/// checked for text there; only a span that is kept allocates, so a buffer with nothing
-/// encoded allocates nothing.
+/// digits, `data:`). The walk is not run byte by byte. One vector pass (`keyshape_find_runs`,
+/// C, as wide as the processor allows) marks the run characters, the strong ones (upper
+/// case, digits) and the stops (backslashes, `%`, colons after an `a`) as bitmaps, and lists
+/// the long runs that hold a strong byte with their ends and what else they hold; the walk
+/// goes from stop to listed run to stop, since everything between them is bytes and runs
+/// that `step` passes over without effect. A candidate is decoded into scratch storage sized
+/// once per buffer and checked for text there, after a check of its first quanta that drops
+/// most identifiers without decoding them (`quickDrop`); only a span that is kept allocates,
+/// so a buffer with nothing encoded allocates nothing.
 ///
 /// Spans of one level do not overlap: a percent-encoded URL or an escaped string literal
 /// replaces the base64 runs already taken inside it (they are found again, decoded, one
@@ -36,10 +38,27 @@ public struct SpanFinder {
     /// Decoded bytes of base64 (written through a pointer): room for a whole buffer's decode,
     /// grown, never shrunk.
     private var wide: [UInt8] = []
-    /// The three bitmaps of `keyshape_byte_masks`, one after the other.
+    /// The bitmaps of `keyshape_find_runs` (run, stops, streaks, then its own two), one after
+    /// the other, and its list of long runs: grown, never shrunk.
     private var masks: [UInt64] = []
+    private var runs: [keyshape_run_candidate] = []
+    /// Which implementation of the C pass runs (`KEYSHAPE_MASKS_*`): the widest the processor
+    /// has, or one a test names to compare them.
+    let tier: Int32
 
-    public init() {}
+    public init() {
+        tier = keyshape_masks_tier()
+    }
+
+    /// A finder running one implementation of the C pass (`KEYSHAPE_MASKS_*`; a tier the
+    /// processor lacks runs as the widest it has): for the tests and the fuzz harness, which
+    /// compare them.
+    public init(tier: Int32) {
+        self.tier = tier
+    }
+
+    /// The implementations this processor runs, scalar first.
+    public static var availableTiers: [Int32] { Array(0...keyshape_masks_hardware_tier()) }
 
     /// Appends the buffer's encoded spans, in order, to `spans`.
     /// - Parameters:
@@ -52,19 +71,23 @@ public struct SpanFinder {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         let p = base.assumingMemoryBound(to: UInt8.self)
         let n = buffer.count
-        let words = (n + 63) / 64
-        if masks.count < 3 * words { masks = [UInt64](repeating: 0, count: 3 * words) }
+        let words = keyshape_masks_words(n)
+        if masks.count < 5 * words { masks = [UInt64](repeating: 0, count: 5 * words) }
+        if runs.count < n / 16 + 1 { runs = [keyshape_run_candidate](repeating: keyshape_run_candidate(), count: n / 16 + 1) }
         // The longest base64 decode of a buffer is its whole length read as base64.
         if wide.count < n / 4 * 3 + 3 { wide = [UInt8](repeating: 0, count: n / 4 * 3 + 3) }
         ByteClass.table.withUnsafeBufferPointer { t in
             masks.withUnsafeMutableBufferPointer { m in
-                wide.withUnsafeMutableBufferPointer { w in
-                    let run = m.baseAddress!, strong = run + words, events = run + 2 * words
-                    keyshape_byte_masks(p, n, run, strong, events)
-                    var pass = Pass(p: p, n: n, t: t, firstSpan: spans.count, keepBinary: keepBinary,
-                                    run: UnsafePointer(run), strong: UnsafePointer(strong), events: UnsafePointer(events),
-                                    words: words, wide: w.baseAddress!)
-                    pass.run(scratch: &scratch, budget: &budget, spans: &spans)
+                runs.withUnsafeMutableBufferPointer { r in
+                    wide.withUnsafeMutableBufferPointer { w in
+                        let run = m.baseAddress!, stops = run + words, streaks = run + 2 * words
+                        let count = keyshape_find_runs_with(tier, p, n, keepBinary ? 1 : 0, run, stops, streaks, run + 3 * words,
+                                                            r.baseAddress!)
+                        var pass = Pass(p: p, n: n, t: t, tier: tier, firstSpan: spans.count, keepBinary: keepBinary,
+                                        run: UnsafePointer(run), stops: UnsafePointer(stops), streaks: UnsafePointer(streaks),
+                                        words: words, runs: UnsafePointer(r.baseAddress!), runCount: count, wide: w.baseAddress!)
+                        pass.run(scratch: &scratch, budget: &budget, spans: &spans)
+                    }
                 }
             }
         }
@@ -76,14 +99,18 @@ private struct Pass {
     let p: UnsafePointer<UInt8>
     let n: Int
     let t: UnsafeBufferPointer<UInt16>
+    let tier: Int32
     /// Spans before this index belong to the caller.
     let firstSpan: Int
     let keepBinary: Bool
-    /// The buffer's bitmaps (`keyshape_byte_masks`) and their length in words.
+    /// The buffer's bitmaps (`keyshape_find_runs`) and their length in words.
     let runMask: UnsafePointer<UInt64>
-    let strongMask: UnsafePointer<UInt64>
-    let events: UnsafePointer<UInt64>
+    let stops: UnsafePointer<UInt64>
+    let streaks: UnsafePointer<UInt64>
     let words: Int
+    /// The long runs with a strong byte, in order, from their first byte.
+    let runs: UnsafePointer<keyshape_run_candidate>
+    let runCount: Int
     /// Room for the base64 decode of any span of the buffer.
     let wide: UnsafeMutablePointer<UInt8>
 
@@ -95,11 +122,12 @@ private struct Pass {
     var percentTriedUntil = 0
     var escapeTriedUntil = 0
 
-    init(p: UnsafePointer<UInt8>, n: Int, t: UnsafeBufferPointer<UInt16>, firstSpan: Int, keepBinary: Bool,
-         run: UnsafePointer<UInt64>, strong: UnsafePointer<UInt64>, events: UnsafePointer<UInt64>, words: Int,
-         wide: UnsafeMutablePointer<UInt8>) {
-        self.p = p; self.n = n; self.t = t; self.firstSpan = firstSpan; self.keepBinary = keepBinary
-        self.runMask = run; self.strongMask = strong; self.events = events; self.words = words; self.wide = wide
+    init(p: UnsafePointer<UInt8>, n: Int, t: UnsafeBufferPointer<UInt16>, tier: Int32, firstSpan: Int,
+         keepBinary: Bool, run: UnsafePointer<UInt64>, stops: UnsafePointer<UInt64>, streaks: UnsafePointer<UInt64>, words: Int,
+         runs: UnsafePointer<keyshape_run_candidate>, runCount: Int, wide: UnsafeMutablePointer<UInt8>) {
+        self.p = p; self.n = n; self.t = t; self.tier = tier; self.firstSpan = firstSpan; self.keepBinary = keepBinary
+        self.runMask = run; self.stops = stops; self.streaks = streaks; self.words = words
+        self.runs = runs; self.runCount = runCount; self.wide = wide
     }
 
     // MARK: the bitmaps
@@ -133,51 +161,67 @@ private struct Pass {
         return min(n, k << 6 + m.trailingZeroBitCount)
     }
 
-    /// Whether a byte of `from..<to` is strong (upper case or a digit).
-    @inline(__always)
-    func anyStrong(_ from: Int, _ to: Int) -> Bool {
-        var k = from >> 6
-        let last = (to - 1) >> 6
-        var m = strongMask[k] & (~UInt64(0) << UInt64(from & 63))
-        while true {
-            if k == last { m &= ~UInt64(0) >> UInt64(63 - ((to - 1) & 63)) }
-            if m != 0 { return true }
-            if k == last { return false }
-            k += 1
-            m = strongMask[k]
-        }
-    }
-
-    /// The walk `i = 0; while i < n { i = step(i) }`, from event to event. Between two events
-    /// are only bytes that are neither run characters nor triggers `step` acts on, and runs
-    /// shorter than `minimumBase64Length` (a long run that continues a run starts no event,
-    /// it is part of the run before it); where the walk resumes inside a run (after a span,
-    /// after the byte a backslash ate), that run is taken from there, as `step` does.
+    /// The walk `i = 0; while i < n { i = step(i) }`, from stop to listed run to stop. Between
+    /// them are only bytes that are neither run characters nor triggers `step` acts on, runs
+    /// shorter than `minimumBase64Length` and runs without a strong byte, which `step` passes
+    /// over without effect (a long run that continues a run is part of the run before it).
+    /// Where the walk resumes inside a run (after a span, after the byte a backslash ate),
+    /// that run is taken from there, as `step` does, and the listed runs it passed are skipped.
     mutating func run(scratch: inout [UInt8], budget: inout DecodeBudget, spans: inout [DecodedSpan]) {
         var i = 0
+        var next = 0
+        var nextStop = nextSet(stops, from: 0)
         while i < n {
             if isRun(i) {
                 i = runAt(i, &scratch, &budget, &spans)
                 continue
             }
-            let q = nextSet(events, from: i)
-            if q >= n { break }
-            i = isRun(q) ? runAt(q, &scratch, &budget, &spans) : step(q, &scratch, &budget, &spans)
+            if nextStop < i { nextStop = nextSet(stops, from: i) }
+            while next < runCount && Int(truncatingIfNeeded: runs[next].start) < i { next += 1 }
+            if next < runCount && Int(truncatingIfNeeded: runs[next].start) < nextStop {
+                i = listedRun(runs[next], &scratch, &budget, &spans)
+                next += 1
+            } else if nextStop < n {
+                i = step(nextStop, &scratch, &budget, &spans)
+            } else {
+                break
+            }
         }
     }
 
-    /// A run of base64 characters from `start`, as `step` takes it: only a long run with a
-    /// strong byte goes on to `considerRun`, so the byte loop gathering its classes runs on
-    /// candidates only.
+    /// `=` padding after a run's end: where the walk goes on.
     @inline(__always)
-    mutating func runAt(_ start: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int {
-        let runEnd = runEnd(from: start)
+    func afterPadding(_ runEnd: Int) -> Int {
         var i = runEnd
         if i < n && p[i] == UInt8(ascii: "=") {
             i += 1
             if i < n && p[i] == UInt8(ascii: "=") { i += 1 }
         }
-        if runEnd - start >= SpanFinder.minimumBase64Length && anyStrong(start, runEnd) {
+        return i
+    }
+
+    /// A listed run, from its first byte: its end and classes are the list's.
+    @inline(__always)
+    mutating func listedRun(_ r: keyshape_run_candidate, _ scratch: inout [UInt8], _ budget: inout DecodeBudget,
+                            _ spans: inout [DecodedSpan]) -> Int {
+        let start = Int(truncatingIfNeeded: r.start), runEnd = Int(truncatingIfNeeded: r.end)
+        let end = afterPadding(runEnd)
+        var flags = ByteClass.strong
+        if r.flags & UInt32(KEYSHAPE_RUN_NOT_HEX) != 0 { flags |= ByteClass.notHex }
+        if r.flags & UInt32(KEYSHAPE_RUN_STANDARD_ONLY) != 0 { flags |= ByteClass.standardOnly }
+        if r.flags & UInt32(KEYSHAPE_RUN_URL_ONLY) != 0 { flags |= ByteClass.urlOnly }
+        considerRun(start, runEnd, end, flags, &scratch, &budget, &spans)
+        return end
+    }
+
+    /// A run of base64 characters from `start` where the walk resumed inside it (or at a run
+    /// the list also holds), as `step` takes it: a long run goes on to `considerRun`, which
+    /// wants a strong byte. Few runs come this way (after a span, after a backslash), so
+    /// their classes are gathered a byte at a time.
+    mutating func runAt(_ start: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) -> Int {
+        let runEnd = runEnd(from: start)
+        let i = afterPadding(runEnd)
+        if runEnd - start >= SpanFinder.minimumBase64Length {
             var flags: UInt16 = 0
             for k in start..<runEnd { flags |= t[Int(p[k])] }
             considerRun(start, runEnd, i, flags, &scratch, &budget, &spans)
@@ -251,9 +295,29 @@ private struct Pass {
             if runEnd - from < SpanFinder.minimumBase64Length { return }
         }
         let encoding: Encoding = !mixed && flags & ByteClass.urlOnly != 0 ? .base64url : .base64
+        // Dropped unread costs no budget: nothing is decoded.
+        if quickDrop(from, end) { return }
         guard budget.take((end - from) / 4 * 3 + 2) else { return }
         guard let count = ValueDecoding.base64(p, from..<end, into: wide) else { return }
         keep(encoding, from..<end, UnsafeBufferPointer(start: wide, count: count), &spans)
+    }
+
+    /// Whether the base64 span `from..<end` (16 characters or more before its padding) certainly
+    /// decodes to bytes `keep` drops, read from its first characters (`keyshape_base64_drops`:
+    /// its first 12 bytes hold more bytes `TextCheck.isText` counts as bad than the whole
+    /// decode may, and, when binary spans are kept, no 10 printable bytes in a row can be among
+    /// them). Identifiers are most of the candidates in source (1.1 million in 211 MB of the
+    /// benchmark tree), and 99.5% of them are dropped here without being decoded whole.
+    @inline(__always)
+    func quickDrop(_ from: Int, _ end: Int) -> Bool {
+        var stop = end
+        while stop > from && p[stop - 1] == UInt8(ascii: "=") { stop -= 1 }
+        let count = stop - from
+        let left = count & 3
+        // No base64 has this length: the decode fails.
+        if left == 1 { return true }
+        let decoded = count / 4 * 3 + (left == 0 ? 0 : left - 1)
+        return keyshape_base64_drops_with(tier, p, from, count, decoded, keepBinary ? 1 : 0, streaks) != 0
     }
 
     mutating func decodeHex(_ start: Int, _ end: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {

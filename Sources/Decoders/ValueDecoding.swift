@@ -15,8 +15,8 @@ enum ValueDecoding {
         // Written through a pointer into storage the finder sizes once per buffer, not
         // appended to an array: the appends' uniqueness and capacity checks, then resizing an
         // array per candidate (`append(contentsOf:)`, `replaceSubrange`), were more than
-        // this function's own work, and it runs on every candidate run (most of them
-        // identifiers decoded and dropped).
+        // this function's own work, when it ran on every candidate run (since the finder
+        // drops most identifiers from their first characters, it runs on few).
         let left = count % 4
         return ByteClass.base64Value.withUnsafeBufferPointer { v -> Int in
             var i = range.lowerBound, j = 0

@@ -6,7 +6,8 @@ import Decoders
 /// The input is decoded to depth 3 with the budget the scanner would give it: every span
 /// lies inside the buffer, the spans of one level are in order and do not overlap, every
 /// chain of encodings is as long as its level, the decoded bytes stay within the budget,
-/// and decoding the same bytes twice gives the same answer.
+/// decoding the same bytes twice gives the same answer, and every implementation of the
+/// candidate search's C pass the processor runs finds the same spans.
 public enum DecodersCheck {
     public static let depth = 3
 
@@ -20,6 +21,15 @@ public enum DecodersCheck {
         var levelBudget = DecodeBudget(maxDepth: 1, bufferSize: n)
         var spans: [DecodedSpan] = []
         bytes.withUnsafeBytes { finder.find($0, keepBinary: true, budget: &levelBudget, into: &spans) }
+        // Every implementation of the C pass (scalar, SSE2, AVX2, AVX-512: those the processor
+        // runs) finds the same spans.
+        for tier in SpanFinder.availableTiers {
+            var tierFinder = SpanFinder(tier: tier)
+            var tierBudget = DecodeBudget(maxDepth: 1, bufferSize: n)
+            var tierSpans: [DecodedSpan] = []
+            bytes.withUnsafeBytes { tierFinder.find($0, keepBinary: true, budget: &tierBudget, into: &tierSpans) }
+            if tierSpans != spans || tierBudget != levelBudget { problems.append("tier \(tier) of the candidate search found other spans") }
+        }
         var previousEnd = 0
         for span in spans {
             if span.sourceRange.lowerBound < previousEnd { problems.append("spans of one level overlap or are out of order") }

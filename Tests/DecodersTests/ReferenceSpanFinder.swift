@@ -155,6 +155,8 @@ private struct ReferencePass {
             if runEnd - from < ReferenceSpanFinder.minimumBase64Length { return }
         }
         let encoding: Encoding = !mixed && flags & ByteClass.urlOnly != 0 ? .base64url : .base64
+        // Dropped from its first characters: not decoded, no budget spent.
+        if ReferenceDecoding.dropsUnread(p, from, end, keepBinary: keepBinary) { return }
         guard budget.take((end - from) / 4 * 3 + 2) else { return }
         guard ReferenceDecoding.base64(p, from..<end, into: &scratch) else { return }
         keep(encoding, from..<end, &scratch, &spans)

@@ -4,16 +4,72 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The decoders' candidate search, phase 1: one pass over `p[0..<n]`, 64 bytes a step, into
-/// three bitmaps of `(n + 63) / 64` words each (bit `i & 63` of word `i >> 6` is byte `i`;
-/// bits past `n` are zero):
-///   `run`:    a base64 run character of either alphabet (letters, digits, `+ / - _`);
-///   `strong`: an upper-case letter or a digit;
-///   `events`: where the byte walk does something other than pass over a byte or a short
-///             run: every backslash (it eats the byte after it), every `%`, a `:` after `a`
-///             or `A` (a superset of `data:`), and the first byte of a run of 16 or more run
-///             characters that does not continue a run (`run[q] && !run[q - 1]`).
-/// SSE2 where the compiler has it (x86-64 always does), a byte loop elsewhere.
-void keyshape_byte_masks(const uint8_t *p, size_t n, uint64_t *run, uint64_t *strong, uint64_t *events);
+/// The decoders' candidate search in C: one classifying pass over a buffer into bitmaps (bit
+/// `i & 63` of word `i >> 6` is byte `i`), the list of long runs worth decoding, and the
+/// check that drops a base64 candidate from its first characters. As wide as the processor
+/// allows (`keyshape_masks_tier`); every tier gives the same results.
+
+/// One run of 16 or more base64 characters (either alphabet), from its first byte:
+/// `start..<end`, and what else it holds (`KEYSHAPE_RUN_*`).
+typedef struct {
+    uint64_t start;
+    uint64_t end;
+    uint32_t flags;
+} keyshape_run_candidate;
+
+enum {
+    KEYSHAPE_RUN_NOT_HEX = 1,        // a character that is not a hex digit
+    KEYSHAPE_RUN_STANDARD_ONLY = 2,  // `+` or `/`
+    KEYSHAPE_RUN_URL_ONLY = 4,       // `-` or `_`
+    KEYSHAPE_RUN_STRONG = 8,         // an upper-case letter or a digit
+};
+
+/// Words in each bitmap of a buffer of `n` bytes: one more than `n` needs, so bit `n` exists.
+size_t keyshape_masks_words(size_t n);
+
+/// Fills three bitmaps of `keyshape_masks_words(n)` words each:
+///   `run`:     a base64 run character of either alphabet (letters, digits, `+ / - _`);
+///   `stops`:   where the byte walk must stop outside a run: every backslash (it eats the
+///              byte after it), every `%`, a `:` after `a` or `A` (a superset of `data:`);
+///   `streaks`: where three base64 quanta in a row (bytes q, q + 4, q + 8) start with `I` to
+///              `Z` or `a` to `f`, the characters that make a quantum's first byte printable;
+/// (bits past `n` are zero) and writes to `out` (room for `n / 16 + 1`), in order, every run
+/// of 16 or more run characters that does not continue a run (`run[q] && !run[q - 1]`), holds
+/// a strong byte and is not one the finder drops unread (a run it reads as base64 from its
+/// first byte, for which `keyshape_base64_drops` says so with this `keepBinary`); returns how
+/// many. `scratch` holds `2 * keyshape_masks_words(n)` words.
+size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *streaks,
+                          uint64_t *scratch, keyshape_run_candidate *out);
+
+/// Whether the base64 characters `buffer[from..<from + count]` (16 or more, either alphabet,
+/// padding left out) certainly decode to bytes the finder drops (`SpanFinder`'s `keep`): the
+/// first 12 decoded bytes already hold more bytes that `TextCheck.isText` counts as bad than
+/// `decoded / 16`, and, when `keepBinary`, no 10 printable bytes in a row can be among the
+/// decoded bytes (`TextCheck.mayHoldEncoding`), `streaks` (from `keyshape_find_runs`) telling
+/// where such a row may start. 0 when it cannot tell: the caller decodes.
+int keyshape_base64_drops(const uint8_t *buffer, size_t from, size_t count, size_t decoded, int keepBinary,
+                          const uint64_t *streaks);
+
+/// The implementations, widest last.
+enum {
+    KEYSHAPE_MASKS_SCALAR = 0,   // a byte loop: the reference the others are tested against
+    KEYSHAPE_MASKS_SSE2 = 1,     // 16 bytes a step (every x86-64)
+    KEYSHAPE_MASKS_AVX2 = 2,     // 32 bytes a step; base64 decoded four quanta to a register
+    KEYSHAPE_MASKS_AVX512 = 3,   // 64 bytes a step, one table lookup (AVX-512 BW and VBMI)
+};
+
+/// The widest implementation this processor and OS run; the environment variable
+/// `KEYSHAPE_SIMD` (`scalar`, `sse2`, `avx2`) may lower it, to measure the others.
+int keyshape_masks_tier(void);
+
+/// The widest tier the processor runs, whatever `KEYSHAPE_SIMD` says.
+int keyshape_masks_hardware_tier(void);
+
+/// The two functions above with one implementation; a tier the processor does not run falls
+/// back to the widest one it does.
+size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops,
+                               uint64_t *streaks, uint64_t *scratch, keyshape_run_candidate *out);
+int keyshape_base64_drops_with(int tier, const uint8_t *buffer, size_t from, size_t count, size_t decoded, int keepBinary,
+                               const uint64_t *streaks);
 
 #endif

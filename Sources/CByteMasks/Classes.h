@@ -1,0 +1,42 @@
+// What each byte is to the candidate search, and the tier this process runs: shared by the
+// classifying pass (ByteMasks.c) and the base64 check (Base64Drops.h).
+#ifndef KEYSHAPE_CLASSES_H
+#define KEYSHAPE_CLASSES_H
+
+#include "ByteMasks.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define KEYSHAPE_X86 1
+#endif
+
+/// Minimum length of a base64 run the finder looks at (`SpanFinder.minimumBase64Length`).
+enum { LONG_RUN = 16 };
+
+/// The class bits of one byte (`classOf`).
+enum {
+    C_RUN = 1,          // letters, digits, + / - _
+    C_STRONG = 2,       // upper case, digits
+    C_STOP = 4,         // backslash, %
+    C_COLON = 8,
+    C_LETTER_A = 16,    // a or A
+    C_HEX = 32,         // 0-9 a-f A-F
+    C_PLUS_SLASH = 64,
+    C_DASH_UNDERSCORE = 128,
+    C_LEAD = 256,       // I-Z a-f: as a base64 quantum's first character, a printable first byte
+};
+
+/// Filled once (`keyshape_masks_tier` makes sure): each byte's class bits; the low 8 bits of
+/// the ASCII ones and their `C_LEAD` bit, for AVX-512's two-table byte permute; the 6-bit
+/// value of a base64 character of either alphabet (0 for anything else: the callers pass
+/// run characters only); by a base64 character, whether a quantum it starts has a first byte
+/// that is always bad (`alwaysBadFirst`: `A B E F G H + / - _`, bytes below 0x20 or from F8),
+/// or that is bad as a text's first byte (`firstBad`: also `g` to `v`, continuation bytes).
+extern uint16_t keyshape_class_of[256];
+extern uint8_t keyshape_class_low[128], keyshape_class_lead[128];
+extern uint8_t keyshape_base64_value[256], keyshape_always_bad_first[256], keyshape_first_bad[256];
+
+/// The tier to run for a tier asked for: no wider than the hardware's.
+int keyshape_runnable_tier(int asked);
+
+#endif
