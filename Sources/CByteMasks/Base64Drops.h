@@ -19,10 +19,27 @@ static inline __m128i at_most(__m128i v, uint8_t limit) {
 }
 #endif
 
-static inline utf8_masks classify12(uint64_t low, uint64_t high) {
-    utf8_masks m;
+/// The masks of the first 12 bytes (`low` holds bytes 0 to 7, first lowest; `high` 8 to 11),
+/// a byte at a time: the scalar and SSE2 tiers', and every processor's that is not x86-64
+/// (so the tests on x86-64 run this code as the scalar tier).
+static inline utf8_masks classify12_bytes(uint64_t low, uint64_t high) {
+    utf8_masks m = {0, 0, 0, 0, 0};
+    for (int k = 0; k < 12; k++) {
+        uint8_t v = (uint8_t)(k < 8 ? low >> (8 * k) : high >> (8 * (k - 8)));
+        uint32_t bit = (uint32_t)1 << k;
+        if ((v < 0x20 && v != 9 && v != 10 && v != 13) || v == 0x7F || v == 0xC0 || v == 0xC1 || v >= 0xF5) m.alwaysBad |= bit;
+        if ((v & 0xC0) == 0x80) m.continuation |= bit;
+        if (v >= 0xC2 && v <= 0xDF) m.lead1 |= bit;
+        if (v >= 0xE0 && v <= 0xEF) m.lead2 |= bit;
+        if (v >= 0xF0 && v <= 0xF4) m.lead3 |= bit;
+    }
+    return m;
+}
+
 #if KEYSHAPE_X86
-    __m128i x = _mm_set_epi64x((long long)high, (long long)low);
+/// The same masks of a register's first 12 bytes, a compare each (the AVX2 and AVX-512 tiers').
+static inline utf8_masks classify12_vector(__m128i x) {
+    utf8_masks m;
     __m128i ctrl = _mm_andnot_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(9)), _mm_cmpeq_epi8(x, _mm_set1_epi8(10))),
                                                  _mm_cmpeq_epi8(x, _mm_set1_epi8(13))),
                                     at_most(x, 0x1F));
@@ -34,20 +51,9 @@ static inline utf8_masks classify12(uint64_t low, uint64_t high) {
     m.lead1 = (uint32_t)_mm_movemask_epi8(at_most(_mm_sub_epi8(x, _mm_set1_epi8((char)0xC2)), 0xDF - 0xC2));
     m.lead2 = (uint32_t)_mm_movemask_epi8(at_most(_mm_sub_epi8(x, _mm_set1_epi8((char)0xE0)), 0x0F));
     m.lead3 = (uint32_t)_mm_movemask_epi8(at_most(_mm_sub_epi8(x, _mm_set1_epi8((char)0xF0)), 0x04));
-#else
-    m.alwaysBad = m.continuation = m.lead1 = m.lead2 = m.lead3 = 0;
-    for (int k = 0; k < 12; k++) {
-        uint8_t v = (uint8_t)(k < 8 ? low >> (8 * k) : high >> (8 * (k - 8)));
-        uint32_t bit = (uint32_t)1 << k;
-        if ((v < 0x20 && v != 9 && v != 10 && v != 13) || v == 0x7F || v == 0xC0 || v == 0xC1 || v >= 0xF5) m.alwaysBad |= bit;
-        if ((v & 0xC0) == 0x80) m.continuation |= bit;
-        if (v >= 0xC2 && v <= 0xDF) m.lead1 |= bit;
-        if (v >= 0xE0 && v <= 0xEF) m.lead2 |= bit;
-        if (v >= 0xF0 && v <= 0xF4) m.lead3 |= bit;
-    }
-#endif
     return m;
 }
+#endif
 
 static const uint8_t bitCount6[64] = {
     0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
@@ -138,7 +144,7 @@ __attribute__((always_inline)) static inline int drops_scalar(const uint8_t *buf
             le[q] = __builtin_bswap32(w) >> 8;
         }
         uint64_t low = le[0] | le[1] << 24 | le[2] << 48, high = le[2] >> 16 | le[3] << 8;
-        if (bad_in_prefix(classify12(low, high)) <= decoded / 16) return 0;
+        if (bad_in_prefix(classify12_bytes(low, high)) <= decoded / 16) return 0;
     }
     if (!keepBinary) return 1;
     int look = may_hold_run(from, count, streaks);
@@ -190,8 +196,7 @@ SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uin
     if (bad_by_first_characters(p) <= decoded / 16) {
         // The 12 bytes in order, then four zero bytes (masked out).
         __m128i bytes = _mm_shuffle_epi8(quanta16(p), _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));
-        if (bad_in_prefix(classify12((uint64_t)_mm_cvtsi128_si64(bytes), (uint64_t)_mm_extract_epi64(bytes, 1))) <= decoded / 16)
-            return 0;
+        if (bad_in_prefix(classify12_vector(bytes)) <= decoded / 16) return 0;
     }
     if (!keepBinary) return 1;
     int look = may_hold_run(from, count, streaks);
