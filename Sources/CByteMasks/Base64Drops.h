@@ -128,11 +128,24 @@ static inline uint64_t partial_first(const uint8_t *p, size_t count) {
     return (uint64_t)printable(((uint32_t)v[c[0]] << 2 | v[c[1]] >> 4) & 0xFF) << (count / 4);
 }
 
+/// What `drops_scalar` and `drops_simd` settle before reading a character: a length no
+/// base64 has (4k + 1 characters: the decode fails) is dropped; under 16 characters there is
+/// no prefix to read (-1: read on). `decoded` is the decode's length.
+static inline int settled_by_length(size_t count, size_t *decoded) {
+    size_t left = count & 3;
+    if (left == 1) return 1;
+    if (count < 16) return 0;
+    *decoded = count / 4 * 3 + (left == 0 ? 0 : left - 1);
+    return -1;
+}
+
 /// `keyshape_base64_drops`, a quantum at a time.
-__attribute__((always_inline)) static inline int drops_scalar(const uint8_t *buffer, size_t from, size_t count, size_t decoded, int keepBinary,
+__attribute__((always_inline)) static inline int drops_scalar(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
                                const uint64_t *streaks) {
     const uint8_t *p = buffer + from;
-    if (count < 16) return 0;
+    size_t decoded = 0;
+    int settled = settled_by_length(count, &decoded);
+    if (settled >= 0) return settled;
     const uint8_t *v = keyshape_base64_value;
     if (bad_by_first_characters(p) <= decoded / 16) {
         // The first 12 decoded bytes (16 characters), first byte lowest, built in registers:
@@ -189,10 +202,12 @@ SIMD_DROPS static inline __m128i printable16(__m128i x) {
 
 /// `drops_scalar` with the decoding done four quanta to a register (SSSE3 shuffles, which
 /// every processor of the AVX2 tier has).
-SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uint8_t *buffer, size_t from, size_t count, size_t decoded, int keepBinary,
+SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
                                         const uint64_t *streaks) {
     const uint8_t *p = buffer + from;
-    if (count < 16) return 0;
+    size_t decoded = 0;
+    int settled = settled_by_length(count, &decoded);
+    if (settled >= 0) return settled;
     if (bad_by_first_characters(p) <= decoded / 16) {
         // The 12 bytes in order, then four zero bytes (masked out).
         __m128i bytes = _mm_shuffle_epi8(quanta16(p), _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));

@@ -328,9 +328,7 @@ enum { BLOCK_WORDS = 256 };
                 int keep = 1;                                                                              \
                 if ((flags & KEYSHAPE_RUN_NOT_HEX) && (flags & both) != both                               \
                     && !(p[start] == '0' && (p[start + 1] | 0x20) == 'x')) {                               \
-                    size_t length = end - start, left = length & 3;                                        \
-                    size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);                          \
-                    keep = left != 1 && !DROPS(p, start, length, decoded, keepBinary, b->streaks);         \
+                    keep = !DROPS(p, start, end - start, keepBinary, b->streaks);                          \
                 }                                                                                          \
                 count += (size_t)keep;                                                                     \
             }                                                                                              \

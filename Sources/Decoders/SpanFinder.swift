@@ -296,28 +296,22 @@ private struct Pass {
         }
         let encoding: Encoding = !mixed && flags & ByteClass.urlOnly != 0 ? .base64url : .base64
         // Dropped unread costs no budget: nothing is decoded.
-        if quickDrop(from, end) { return }
+        if quickDrop(from, runEnd) { return }
         guard budget.take((end - from) / 4 * 3 + 2) else { return }
         guard let count = ValueDecoding.base64(p, from..<end, into: wide) else { return }
         keep(encoding, from..<end, UnsafeBufferPointer(start: wide, count: count), &spans)
     }
 
-    /// Whether the base64 span `from..<end` (16 characters or more before its padding) certainly
-    /// decodes to bytes `keep` drops, read from its first characters (`keyshape_base64_drops`:
-    /// its first 12 bytes hold more bytes `TextCheck.isText` counts as bad than the whole
-    /// decode may, and, when binary spans are kept, no 10 printable bytes in a row can be among
-    /// them). Identifiers are most of the candidates in source (1.1 million in 211 MB of the
-    /// benchmark tree), and 99.5% of them are dropped here without being decoded whole.
+    /// Whether the base64 characters `from..<runEnd` (its `=` padding left out) certainly
+    /// decode to bytes `keep` drops, read from their first characters (`keyshape_base64_drops`:
+    /// a length no base64 has; or the first 12 bytes hold more bytes `TextCheck.isText` counts
+    /// as bad than the whole decode may, and, when binary spans are kept, no 10 printable bytes
+    /// in a row can be among them). Identifiers are most of the candidates in source (1.1
+    /// million in 211 MB of the benchmark tree), and 99.5% of them are dropped here without
+    /// being decoded whole.
     @inline(__always)
-    func quickDrop(_ from: Int, _ end: Int) -> Bool {
-        var stop = end
-        while stop > from && p[stop - 1] == UInt8(ascii: "=") { stop -= 1 }
-        let count = stop - from
-        let left = count & 3
-        // No base64 has this length: the decode fails.
-        if left == 1 { return true }
-        let decoded = count / 4 * 3 + (left == 0 ? 0 : left - 1)
-        return keyshape_base64_drops_with(tier, p, from, count, decoded, keepBinary ? 1 : 0, streaks) != 0
+    func quickDrop(_ from: Int, _ runEnd: Int) -> Bool {
+        keyshape_base64_drops_with(tier, p, from, runEnd - from, keepBinary ? 1 : 0, streaks) != 0
     }
 
     mutating func decodeHex(_ start: Int, _ end: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {

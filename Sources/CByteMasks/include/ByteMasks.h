@@ -41,13 +41,13 @@ size_t keyshape_masks_words(size_t n);
 size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *streaks,
                           uint64_t *scratch, keyshape_run_candidate *out);
 
-/// Whether the base64 characters `buffer[from..<from + count]` (16 or more, either alphabet,
-/// padding left out) certainly decode to bytes the finder drops (`SpanFinder`'s `keep`): the
-/// first 12 decoded bytes already hold more bytes that `TextCheck.isText` counts as bad than
-/// `decoded / 16`, and, when `keepBinary`, no 10 printable bytes in a row can be among the
+/// Whether the base64 characters `buffer[from..<from + count]` (either alphabet, padding left
+/// out) certainly decode to bytes the finder drops (`SpanFinder`'s `keep`): a length no base64
+/// has (4k + 1); or, of 16 characters or more, the first 12 decoded bytes already hold more
+/// bytes that `TextCheck.isText` counts as bad than the decode's length / 16, and, when `keepBinary`, no 10 printable bytes in a row can be among the
 /// decoded bytes (`TextCheck.mayHoldEncoding`), `streaks` (from `keyshape_find_runs`) telling
 /// where such a row may start. 0 when it cannot tell: the caller decodes.
-int keyshape_base64_drops(const uint8_t *buffer, size_t from, size_t count, size_t decoded, int keepBinary,
+int keyshape_base64_drops(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
                           const uint64_t *streaks);
 
 /// The implementations, widest last.
@@ -69,7 +69,7 @@ int keyshape_masks_hardware_tier(void);
 /// back to the widest one it does.
 size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops,
                                uint64_t *streaks, uint64_t *scratch, keyshape_run_candidate *out);
-int keyshape_base64_drops_with(int tier, const uint8_t *buffer, size_t from, size_t count, size_t decoded, int keepBinary,
+int keyshape_base64_drops_with(int tier, const uint8_t *buffer, size_t from, size_t count, int keepBinary,
                                const uint64_t *streaks);
 
 #endif
