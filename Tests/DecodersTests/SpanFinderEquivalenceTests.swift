@@ -69,15 +69,8 @@ final class SpanFinderEquivalenceTests: XCTestCase {
         for seed in 0..<3000 as Range<UInt64> {
             let bytes = Self.buffer(seed: seed)
             for keepBinary in [false, true] {
-                var budget = DecodeBudget(maxDepth: 2, bufferSize: bytes.count)
-                var referenceBudget = budget
-                var spans: [DecodedSpan] = [], reference: [DecodedSpan] = []
-                var finder = SpanFinder(), referenceFinder = ReferenceSpanFinder()
-                bytes.withUnsafeBytes {
-                    finder.find($0, keepBinary: keepBinary, budget: &budget, into: &spans)
-                    referenceFinder.find($0, keepBinary: keepBinary, budget: &referenceBudget, into: &reference)
-                }
-                if spans != reference || budget != referenceBudget {
+                let (spans, reference, sameBudget) = Self.findBoth(bytes, keepBinary: keepBinary)
+                if spans != reference || !sameBudget {
                     XCTFail("seed \(seed), keepBinary \(keepBinary): \(spans.count) spans, the reference \(reference.count)")
                     return
                 }
@@ -113,13 +106,7 @@ final class SpanFinderEquivalenceTests: XCTestCase {
             for tail in 0..<20 {
                 var bytes = Array(repeating: UInt8(ascii: " "), count: lead) + value + Array(repeating: UInt8(ascii: "a"), count: tail)
                 bytes += Array("\n% \\ : data: %41 \\u0041 CamelCaseName".utf8)
-                var budget = DecodeBudget(maxDepth: 2, bufferSize: bytes.count), referenceBudget = budget
-                var spans: [DecodedSpan] = [], reference: [DecodedSpan] = []
-                var finder = SpanFinder(), referenceFinder = ReferenceSpanFinder()
-                bytes.withUnsafeBytes {
-                    finder.find($0, keepBinary: true, budget: &budget, into: &spans)
-                    referenceFinder.find($0, keepBinary: true, budget: &referenceBudget, into: &reference)
-                }
+                let (spans, reference, _) = Self.findBoth(bytes, keepBinary: true)
                 XCTAssertEqual(spans, reference, "lead \(lead), tail \(tail)")
                 // The value ends in `==`, so the run of `a` after it is a run of its own.
                 XCTAssertEqual(spans.first.map { [$0.encoding] }, [.base64], "lead \(lead), tail \(tail)")
@@ -128,19 +115,29 @@ final class SpanFinderEquivalenceTests: XCTestCase {
         }
     }
 
-    /// Compares the finder with the reference on `bytes`, both ways of `keepBinary`.
-    func assertSameAsReference(_ bytes: [UInt8], _ label: @autoclosure () -> String, file: StaticString = #filePath,
-                               line: UInt = #line) -> Int {
+    /// The finder's spans of `bytes` (at `tier`, the widest the processor runs by default) and
+    /// the reference finder's, one level under the depth-2 budget, and whether the two left the
+    /// same budget.
+    static func findBoth(_ bytes: [UInt8], keepBinary: Bool, tier: Int32? = nil)
+        -> (spans: [DecodedSpan], reference: [DecodedSpan], sameBudget: Bool) {
+        var budget = DecodeBudget(maxDepth: 2, bufferSize: bytes.count), referenceBudget = budget
+        var spans: [DecodedSpan] = [], reference: [DecodedSpan] = []
+        var finder = tier.map { SpanFinder(tier: $0) } ?? SpanFinder(), referenceFinder = ReferenceSpanFinder()
+        bytes.withUnsafeBytes {
+            finder.find($0, keepBinary: keepBinary, budget: &budget, into: &spans)
+            referenceFinder.find($0, keepBinary: keepBinary, budget: &referenceBudget, into: &reference)
+        }
+        return (spans, reference, budget == referenceBudget)
+    }
+
+    /// Compares the finder (at `tier`, by default the widest) with the reference on `bytes`,
+    /// both ways of `keepBinary`; returns how many spans the reference found.
+    static func assertSameAsReference(_ bytes: [UInt8], _ label: @autoclosure () -> String, tier: Int32? = nil,
+                                      file: StaticString = #filePath, line: UInt = #line) -> Int {
         var seen = 0
         for keepBinary in [false, true] {
-            var budget = DecodeBudget(maxDepth: 2, bufferSize: bytes.count), referenceBudget = budget
-            var spans: [DecodedSpan] = [], reference: [DecodedSpan] = []
-            var finder = SpanFinder(), referenceFinder = ReferenceSpanFinder()
-            bytes.withUnsafeBytes {
-                finder.find($0, keepBinary: keepBinary, budget: &budget, into: &spans)
-                referenceFinder.find($0, keepBinary: keepBinary, budget: &referenceBudget, into: &reference)
-            }
-            if spans != reference || budget != referenceBudget {
+            let (spans, reference, sameBudget) = findBoth(bytes, keepBinary: keepBinary, tier: tier)
+            if spans != reference || !sameBudget {
                 XCTFail("\(label()), keepBinary \(keepBinary): \(spans.map(\.sourceRange)) against the reference's "
                         + "\(reference.map(\.sourceRange))", file: file, line: line)
             }
@@ -190,7 +187,7 @@ final class SpanFinderEquivalenceTests: XCTestCase {
         var seen = 0
         for seed in 0..<4000 as Range<UInt64> {
             let bytes = Self.boundaryBuffer(seed: seed)
-            seen += assertSameAsReference(bytes, "boundary seed \(seed)")
+            seen += Self.assertSameAsReference(bytes, "boundary seed \(seed)")
         }
         XCTAssertGreaterThan(seen, 4000)
     }
@@ -207,9 +204,9 @@ final class SpanFinderEquivalenceTests: XCTestCase {
             for lead in 40..<(64 + 8) {
                 for trail in ["", " ", "=", "a", "Abcdefghijklmnopqrst"] {
                     let bytes = Array(repeating: UInt8(ascii: " "), count: lead) + Array(piece.utf8) + Array(trail.utf8)
-                    seen += assertSameAsReference(bytes, "\(piece) at \(lead) before \(trail)")
+                    seen += Self.assertSameAsReference(bytes, "\(piece) at \(lead) before \(trail)")
                     let run = Array(repeating: UInt8(ascii: "a"), count: lead) + Array(piece.utf8) + Array(trail.utf8)
-                    seen += assertSameAsReference(run, "\(piece) after a run of \(lead)")
+                    seen += Self.assertSameAsReference(run, "\(piece) after a run of \(lead)")
                 }
             }
         }
