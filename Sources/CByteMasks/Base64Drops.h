@@ -200,20 +200,11 @@ SIMD_DROPS static inline __m128i printable16(__m128i x) {
     return _mm_cmpeq_epi8(_mm_min_epu8(fromSpace, _mm_set1_epi8(0x5E)), fromSpace);
 }
 
-/// `drops_scalar` with the decoding done four quanta to a register (SSSE3 shuffles, which
-/// every processor of the AVX2 tier has).
-SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
-                                        const uint64_t *streaks) {
-    const uint8_t *p = buffer + from;
-    size_t decoded = 0;
-    int settled = settled_by_length(count, &decoded);
-    if (settled >= 0) return settled;
-    if (bad_by_first_characters(p) <= decoded / 16) {
-        // The 12 bytes in order, then four zero bytes (masked out).
-        __m128i bytes = _mm_shuffle_epi8(quanta16(p), _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));
-        if (bad_in_prefix(classify12_vector(bytes)) <= decoded / 16) return 0;
-    }
-    if (!keepBinary) return 1;
+/// The rest of `drops_simd` for a value whose first characters say it is not text (the
+/// characters from `p`, at `from` in the buffer): whether no printable run can be among its
+/// bytes (`may_hold_run`, then the whole quanta). The AVX-512 run lister calls it for values
+/// of more than 64 characters.
+SIMD_DROPS static inline int binary_drops(const uint8_t *p, size_t from, size_t count, const uint64_t *streaks) {
     int look = may_hold_run(from, count, streaks);
     if (look != 1) return look == 0;
     size_t wholeQuanta = count / 4;
@@ -232,6 +223,23 @@ SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uin
     }
     first |= partial_first(p, count);
     return (whole & whole >> 1 & first >> 2) == 0;
+}
+
+/// `drops_scalar` with the decoding done four quanta to a register (SSSE3 shuffles, which
+/// every processor of the AVX2 tier has).
+SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
+                                        const uint64_t *streaks) {
+    const uint8_t *p = buffer + from;
+    size_t decoded = 0;
+    int settled = settled_by_length(count, &decoded);
+    if (settled >= 0) return settled;
+    if (bad_by_first_characters(p) <= decoded / 16) {
+        // The 12 bytes in order, then four zero bytes (masked out).
+        __m128i bytes = _mm_shuffle_epi8(quanta16(p), _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));
+        if (bad_in_prefix(classify12_vector(bytes)) <= decoded / 16) return 0;
+    }
+    if (!keepBinary) return 1;
+    return binary_drops(p, from, count, streaks);
 }
 #endif
 

@@ -23,7 +23,7 @@ final class CandidateSearchTests: XCTestCase {
     static func pass(_ bytes: [UInt8], tier: Int32, keepBinary: Bool) -> PassResult {
         let n = bytes.count
         let words = keyshape_masks_words(n)
-        var masks = [UInt64](repeating: 0xDEAD_BEEF, count: 5 * words)
+        var masks = [UInt64](repeating: 0xDEAD_BEEF, count: 6 * words)
         var out = [keyshape_run_candidate](repeating: keyshape_run_candidate(), count: n / 16 + 1)
         let count = bytes.withUnsafeBufferPointer { b in
             masks.withUnsafeMutableBufferPointer { m in
@@ -213,6 +213,32 @@ final class CandidateSearchTests: XCTestCase {
         }
         XCTAssertGreaterThan(dropped, 10_000)
         XCTAssertGreaterThan(kept, 10_000)
+    }
+
+    /// The AVX-512 lister reads the first bytes of four runs in one register: lines of the
+    /// check's candidates (UTF-8 leads and continuation bytes across the 12th byte, bad bytes
+    /// around `decoded / 16`) put every kind in every lane, against the scalar pass.
+    func testTheRunListerAgreesOnCandidatesInEveryLane() {
+        var r = Seeded(seed: 11)
+        var listed = 0, left = 0
+        for _ in 0..<400 {
+            var line = ""
+            let candidates = 4 + r.below(40)
+            for _ in 0..<candidates { line += Self.candidate(&r) + r.pick([" ", "\n", "\\", "\"", "."]) }
+            let bytes = Array(line.utf8)
+            for keepBinary in [false, true] {
+                let scalar = Self.pass(bytes, tier: 0, keepBinary: keepBinary)
+                for tier in Self.tiers.dropFirst() where Self.pass(bytes, tier: tier, keepBinary: keepBinary) != scalar {
+                    XCTFail("line of \(bytes.count) bytes, keepBinary \(keepBinary): tier \(tier) differs from the scalar pass")
+                    return
+                }
+                listed += scalar.runs.count
+                left += candidates - scalar.runs.count
+            }
+        }
+        // Both outcomes are common, so a lane that decided wrong would show.
+        XCTAssertGreaterThan(listed, 5_000)
+        XCTAssertGreaterThan(left, 5_000)
     }
 
     func testADroppedCandidateIsNeverOneTheFinderKeeps() {
