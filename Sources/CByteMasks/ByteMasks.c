@@ -480,8 +480,10 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
             if (__builtin_expect(length > 64, 0)) {
                 flags |= run_flags_avx512(p, classLow, classHigh, start + 64, ends[k]) & ~(uint32_t)KEYSHAPE_RUN_STRONG;
             }
-            int checked = (flags & KEYSHAPE_RUN_NOT_HEX) && (flags & both) != both
-                       && !(p[start] == '0' && (p[start + 1] | 0x20) == 'x');
+            // `&` rather than `&&` here and below: one branch, on what is rarely true (as `&&`,
+            // the compiler branched on each part, `left == 1` as unpredictable as the run).
+            uint32_t firstTwo = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(x)) & 0xFFFF;
+            int checked = ((flags & KEYSHAPE_RUN_NOT_HEX) != 0) & ((flags & both) != both) & ((firstTwo | 0x2000) != ('0' | 'x' << 8));
             // Each quantum's 24-bit value in a 32-bit lane, first character highest (`quanta16`);
             // lane bytes: third, second, first decoded byte, then 0 (never printable).
             __m512i v = _mm512_permutex2var_epi8(valueLow, x, valueHigh);
@@ -493,11 +495,15 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
                            & _bzhi_u64(~(uint64_t)0, (unsigned)(wholeQuanta < 16 ? 4 * wholeQuanta : 64));
             uint64_t firsts = (printable >> 2) & quantumLanes & _bzhi_u64(~(uint64_t)0, (unsigned)(quantaCount < 16 ? 4 * quantaCount : 64));
             int holdsRun = (whole & (whole >> 4) & (firsts >> 8)) != 0;
-            if (__builtin_expect(length > 64 && checked && keepBinary && left != 1, 0)) {
+            int longAndBinary = (length > 64) & checked & (keepBinary != 0) & (left != 1);
+            __asm__("" : "+r"(longAndBinary));  // keeps the value whole: else LLVM splits it into branches again
+            if (__builtin_expect(longAndBinary, 0)) {
                 holdsRun = !binary_drops(p + start, start, length, b->streaks);
             }
             flagsOf[k] = (uint8_t)flags;
-            fate[k] = (uint8_t)(!checked ? FATE_KEEP : left == 1 ? FATE_DROP : (keepBinary && holdsRun) ? FATE_KEEP : FATE_KEEP_IF_TEXT);
+            int drop = checked & (left == 1), keep = !checked | ((keepBinary != 0) & holdsRun);
+            __asm__("" : "+r"(drop));
+            fate[k] = (uint8_t)(drop * FATE_DROP + (!drop & !keep) * FATE_KEEP_IF_TEXT);
         }
         // 3. The lanes past the last run hold stale bytes: their counts are not read.
         for (size_t k = 0; k < listed; k += 4) {
