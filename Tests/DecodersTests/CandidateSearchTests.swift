@@ -215,6 +215,23 @@ final class CandidateSearchTests: XCTestCase {
         XCTAssertGreaterThan(kept, 10_000)
     }
 
+    /// A long base64 value (a megabyte, as in a bundled asset) costs the AVX-512 lister's start
+    /// search one read per word once, at the value's end, not a search back from every word.
+    func testTheStartSearchStaysLinearInALongValue() throws {
+        guard keyshape_masks_hardware_tier() >= Int32(KEYSHAPE_MASKS_AVX512) else {
+            throw XCTSkip("the processor has no AVX-512 (BW, VBMI): the lister this checks does not run here")
+        }
+        var r = Seeded(seed: 3)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let bytes = Array("data = \"".utf8) + (0..<(1 << 20)).map { _ in r.pick(alphabet) } + Array("\"\n".utf8)
+        let before = keyshape_masks_backward_words()
+        let result = Self.pass(bytes, tier: Int32(KEYSHAPE_MASKS_AVX512), keepBinary: true)
+        let read = keyshape_masks_backward_words() - before
+        XCTAssertEqual(result, Self.pass(bytes, tier: 0, keepBinary: true))
+        XCTAssertGreaterThan(read, 0, "the value's one end searched back")
+        XCTAssertLessThanOrEqual(read, UInt64(bytes.count / 64 + 1), "more than one read per word")
+    }
+
     /// The AVX-512 lister reads the first bytes of four runs in one register: lines of the
     /// check's candidates (UTF-8 leads and continuation bytes across the 12th byte, bad bytes
     /// around `decoded / 16`) put every kind in every lane, against the scalar pass.

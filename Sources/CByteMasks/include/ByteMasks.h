@@ -50,6 +50,11 @@ size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *
 int keyshape_base64_drops(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
                           const uint64_t *streaks);
 
+/// Words the AVX-512 run lister has read backwards on this thread, searching for the start
+/// of runs that cover whole words: at most one read per word of such a run, for the tests
+/// to check that the search stays linear in the buffer.
+uint64_t keyshape_masks_backward_words(void);
+
 /// The implementations, widest last.
 enum {
     KEYSHAPE_MASKS_SCALAR = 0,   // a byte loop: the reference the others are tested against
