@@ -95,9 +95,7 @@ public final class Matcher {
     /// start (32 bits), window length (12 bits; windows are at most lookBehind + lookAhead
     /// plus a keyword long). Sorted, they group by rule and ascend by start.
     private var windows: [UInt64] = []
-    /// Per keyword, where its latest windows sit in `windows` (-1: none yet in this buffer),
-    /// so the next hit on the same line widens them instead of adding more: a line that
-    /// says "path" five times is one window for the rule keyed on "pat".
+    /// `HitWindows.latest`, kept between buffers for its storage.
     private var lastWindow: [Int] = []
 
     /// Every keyword occurrence of the last buffer scanned, `keyword << 40 | end`: a later
@@ -113,7 +111,7 @@ public final class Matcher {
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = MatchScratch()
-        lastWindow = [Int](repeating: -1, count: ruleSet.keywordIndex.keywords.count)
+        lastWindow = [Int](repeating: -1, count: 4 * ruleSet.keywordIndex.keywords.count)
     }
 
     /// Scans `buffer`. `accept` limits which match starts are reported (used when a large
@@ -151,55 +149,19 @@ public final class Matcher {
         windows.removeAll(keepingCapacity: true)
         for k in lastWindow.indices { lastWindow[k] = -1 }
         let n = buffer.count
-        let base = buffer.baseAddress
-        let lengths = set.keywordIndex.keywordLengths
-        let keywordRules = set.keywordRules, keywordRuleStart = set.keywordRuleStart
-        // Windows pack a 32-bit start: in a buffer past 4 GiB (only a huge git blob could be
-        // one) every window is the whole buffer instead.
-        let whole = n >= 1 << 32
-        func span(_ w: UInt64) -> Range<Int> {
-            if whole { return 0..<n }
-            let lo = Int(w >> 12 & 0xFFFF_FFFF)
-            return lo..<(lo + Int(w & 4095))
-        }
-        func onHit(_ keyword: Int, _ end: Int) {
-            hits.append(UInt64(keyword) << 40 | UInt64(end))
-            let start = end - lengths[keyword]
-            // Back to the keyword line's start, at most lookBehind bytes.
-            var lo = start
-            let floor = max(0, start - Matcher.lookBehind)
-            while lo > floor && buffer[lo - 1] != 0x0A { lo -= 1 }
-            // On to the line's end, at most lookAhead bytes.
-            var hi = min(n, end + Matcher.lookAhead)
-            if hi > end, let nl = memchr(base! + end, 0x0A, hi - end) {
-                hi = UnsafeRawPointer(nl) - base!
-            }
-            let first = Int(keywordRuleStart[keyword]), last = Int(keywordRuleStart[keyword + 1])
-            let previous = lastWindow[keyword]
-            if previous >= 0 {
-                let p = span(windows[previous])
-                if p.contains(lo) || lo == p.upperBound, hi - p.lowerBound <= 4095 {
-                    if hi > p.upperBound {
-                        for j in 0..<(last - first) {
-                            windows[previous + j] = windows[previous + j] & ~UInt64(4095) | UInt64(hi - p.lowerBound)
-                        }
-                    }
-                    return
-                }
-            }
-            let packed = whole ? 0 : UInt64(lo) << 12 | UInt64(min(hi - lo, 4095))
-            lastWindow[keyword] = windows.count
-            for o in first..<last {
-                windows.append(UInt64(keywordRules[o]) << 44 | packed)
+        var collector = HitWindows(buffer, set: set, hits: [], windows: [], latest: [])
+        swap(&collector.hits, &hits); swap(&collector.windows, &windows); swap(&collector.latest, &lastWindow)
+        withUnsafeMutablePointer(to: &collector) { c in
+            if let reference, n < 1 << 40 {
+                reference.forEachHit(in: buffer, index: set.keywordIndex) { c.pointee.add(keyword: $0, end: $1) }
+            } else if let filler = sparseFiller {
+                set.keywordIndex.forEachHit(buffer, sparse: filler, scratch: &sparseScratch) { c.pointee.add(keyword: $0, end: $1) }
+            } else {
+                set.keywordIndex.forEachHit(buffer) { c.pointee.add(keyword: $0, end: $1) }
             }
         }
-        if let reference, n < 1 << 40 {
-            reference.forEachHit(in: buffer, index: set.keywordIndex, onHit)
-        } else if let filler = sparseFiller {
-            set.keywordIndex.forEachHit(buffer, sparse: filler, scratch: &sparseScratch, onHit)
-        } else {
-            set.keywordIndex.forEachHit(buffer, onHit)
-        }
+        swap(&collector.hits, &hits); swap(&collector.windows, &windows); swap(&collector.latest, &lastWindow)
+        let span = collector.span
         if windows.isEmpty && set.unconditionalRules.isEmpty { return }
         windows.sort()
         var spans: [Range<Int>] = []
