@@ -17,6 +17,9 @@ struct HitWindows {
     /// (`KeywordIndex.forEachHit`): with one entry per keyword, a long line of hits in each
     /// quarter (20 MB of `A`) made a window per hit, 20 million to sort.
     var latest: [Int]
+    /// The entries of `latest` this buffer set, for the matcher to clear: clearing them all
+    /// (4 per keyword) at every buffer cost more than the hits of a short decoded value.
+    var touched: [Int32]
 
     private var lines: LineMemo
     private let n: Int
@@ -28,8 +31,8 @@ struct HitWindows {
     private let keywordRules: [Int32], keywordRuleStart: [Int32]
 
     /// Takes the matcher's arrays (emptied, `latest` all -1) for one buffer.
-    init(_ buffer: UnsafeRawBufferPointer, set: RuleSet, hits: [UInt64], windows: [UInt64], latest: [Int]) {
-        self.hits = hits; self.windows = windows; self.latest = latest
+    init(_ buffer: UnsafeRawBufferPointer, set: RuleSet, hits: [UInt64], windows: [UInt64], latest: [Int], touched: [Int32] = []) {
+        self.hits = hits; self.windows = windows; self.latest = latest; self.touched = touched
         lines = LineMemo(buffer)
         n = buffer.count
         quarter = n >= 1024 ? n / 4 : Int.max
@@ -65,6 +68,7 @@ struct HitWindows {
             }
         }
         let packed = whole ? 0 : UInt64(lo) << 12 | UInt64(min(hi - lo, 4095))
+        if previous < 0 { touched.append(Int32(slot)) }
         latest[slot] = windows.count
         for o in first..<last {
             windows.append(UInt64(keywordRules[o]) << 44 | packed)

@@ -95,8 +95,10 @@ public final class Matcher {
     /// start (32 bits), window length (12 bits; windows are at most lookBehind + lookAhead
     /// plus a keyword long). Sorted, they group by rule and ascend by start.
     private var windows: [UInt64] = []
-    /// `HitWindows.latest`, kept between buffers for its storage.
+    /// `HitWindows.latest` and `touched`, kept between buffers for their storage; all -1
+    /// between buffers (the entries a buffer set are cleared after it).
     private var lastWindow: [Int] = []
+    private var touchedSlots: [Int32] = []
 
     /// Every keyword occurrence of the last buffer scanned, `keyword << 40 | end`: a later
     /// buffer that shares most of its bytes with this one can take them as a `HitReference`.
@@ -147,10 +149,10 @@ public final class Matcher {
         hits.removeAll(keepingCapacity: true)
         cutShort.removeAll(keepingCapacity: true)
         windows.removeAll(keepingCapacity: true)
-        for k in lastWindow.indices { lastWindow[k] = -1 }
         let n = buffer.count
         var collector = HitWindows(buffer, set: set, hits: [], windows: [], latest: [])
         swap(&collector.hits, &hits); swap(&collector.windows, &windows); swap(&collector.latest, &lastWindow)
+        swap(&collector.touched, &touchedSlots)
         withUnsafeMutablePointer(to: &collector) { c in
             if let reference, n < 1 << 40 {
                 reference.forEachHit(in: buffer, index: set.keywordIndex) { c.pointee.add(keyword: $0, end: $1) }
@@ -161,6 +163,9 @@ public final class Matcher {
             }
         }
         swap(&collector.hits, &hits); swap(&collector.windows, &windows); swap(&collector.latest, &lastWindow)
+        swap(&collector.touched, &touchedSlots)
+        for slot in touchedSlots { lastWindow[Int(slot)] = -1 }
+        touchedSlots.removeAll(keepingCapacity: true)
         let span = collector.span
         if windows.isEmpty && set.unconditionalRules.isEmpty { return }
         windows.sort()
