@@ -391,6 +391,16 @@ static size_t run_start(const uint64_t *run, size_t end) {
     return w * 64 + 64 - (size_t)__builtin_clzll(zeros);
 }
 
+/// Whether `strong` has a bit in `start..<end` (a run that covers whole words).
+static uint64_t run_holds_strong(const uint64_t *strong, size_t start, size_t end) {
+    for (size_t q = start; q < end; q = (q | 63) + 1) {
+        uint64_t m = strong[q >> 6] >> (q & 63);
+        if (end - q < 64 - (q & 63)) m &= ((uint64_t)1 << (end - q)) - 1;
+        if (m) return 1;
+    }
+    return 0;
+}
+
 #define AVX512_LISTER __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi,bmi2,popcnt,avx2,lzcnt")))
 
 /// The bad bytes `bad_in_prefix` counts, for four values at once: each 16-byte lane of `y`
@@ -423,9 +433,9 @@ enum { FATE_KEEP = 0, FATE_DROP = 1, FATE_KEEP_IF_TEXT = 2 };
 /// The AVX-512 run lister: the same list as `LIST_RUNS`, found with fewer branches on the
 /// data, which cost `LIST_RUNS` most of its time (a long run in source is kept or dropped
 /// about as unpredictably as a coin). Three steps a block:
-///   1. a word at a time, the ends of long runs that hold a strong byte (`ends_holding` of
-///      the strong bytes against the long-run ends: no run without one is read), each run's
-///      start from the run bitmap words already loaded;
+///   1. the words that hold a long run's end, eight at a time, then each such run's start
+///      and whether it holds a strong byte, from its word and the one before (no run
+///      without one is read);
 ///   2. a run at a time, one masked load of up to 64 of its bytes: what it holds (the class
 ///      table), its base64 decode in the same register, whether two printable whole quanta
 ///      and a printable first byte follow each other in it (`may_hold_run` and the quanta
@@ -433,8 +443,8 @@ enum { FATE_KEEP = 0, FATE_DROP = 1, FATE_KEEP_IF_TEXT = 2 };
 ///      for step 3;
 ///   3. four runs at a time, the bad bytes of their first 12 decoded bytes (`bad_in_prefix`
 ///      of four lanes), and each run written out, counted when kept.
-/// On 211 MB of the benchmark tree, 100 KB buffers: 0.043 s against 0.053 s for `LIST_RUNS`
-/// (pass and list; medians of interleaved rounds on a shared host).
+/// On 211 MB of the benchmark tree, 100 KB buffers: 0.038 s against 0.053 s for `LIST_RUNS`
+/// (pass and list; best of interleaved rounds on a shared host).
 AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int keepBinary, const bitmaps *b,
                                              keyshape_run_candidate *out) {
     const __m512i classLow = _mm512_loadu_si512((const void *)keyshape_class_low);
@@ -447,33 +457,51 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
     size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 8];
     uint8_t flagsOf[4 * BLOCK_WORDS + 8], fate[4 * BLOCK_WORDS + 8];
     uint8_t prefixes[16 * (4 * BLOCK_WORDS + 8)] __attribute__((aligned(64)));
-    uint64_t previousRun = 0;
+    uint64_t wordsWithEnds[BLOCK_WORDS + 8];
     size_t count = 0;
-    unsigned char carry = 0;
     for (size_t w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
         size_t w1 = w0 + BLOCK_WORDS < words ? w0 + BLOCK_WORDS : words;
+        // 1. The words that hold a long run's end, eight words a step (a third of the words
+        // in source: the rest cost no more than their test); then each end's run, its start
+        // and whether it holds a strong byte read from the word and the one before it (a run
+        // of 16 or more that ends in a word starts in it or the word before, but for runs
+        // that cover a whole word: those search back). A word holds at most four ends (runs
+        // of 16 or more lie 17 bytes apart); more than one is rare. Before, a carry chain
+        // through every word (`ends_holding` of the strong bytes) found the strong runs: the
+        // C pass took a tenth longer.
+        size_t holding = 0;
+        size_t w = w0;
+        for (; w + 8 <= w1; w += 8) {
+            __m512i e8 = _mm512_loadu_si512((const void *)(b->longStarts + w));
+            __mmask8 has = _mm512_test_epi64_mask(e8, e8);
+            __m512i index = _mm512_add_epi64(_mm512_set1_epi64((long long)w), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+            _mm512_storeu_si512((void *)(wordsWithEnds + holding), _mm512_maskz_compress_epi64(has, index));
+            holding += (size_t)__builtin_popcount(has);
+        }
+        for (; w < w1; w++) wordsWithEnds[holding] = w, holding += b->longStarts[w] != 0;
         size_t listed = 0;
-        // 1. A word holds at most four run ends (runs of 16 or more lie 17 bytes apart);
-        // more than one is rare, and takes the loop.
-        for (size_t w = w0; w < w1; w++) {
-            uint64_t r = b->run[w], zerosBefore = ~previousRun;
-            previousRun = r;
-            uint64_t e = ends_holding(r, b->strong[w], &carry) & b->longStarts[w];
-            unsigned bit = (unsigned)lowest_bit(e | ((uint64_t)1 << 63));
-            uint64_t zeros = _bzhi_u64(~r, bit);
-            size_t start = zeros ? w * 64 + 64 - (size_t)_lzcnt_u64(zeros) : w * 64 - (size_t)_lzcnt_u64(zerosBefore);
-            // Only for a run that ends here: inside a long base64 value every word would
-            // otherwise search back to the value's start (`scan` of one 20 MB base64 value took
-            // 7 s of CPU instead of 0.12 s).
-            if (__builtin_expect(!(zeros | zerosBefore) & (e != 0), 0)) start = run_start(b->run, w * 64 + bit);
-            starts[listed] = start;
-            ends[listed] = w * 64 + bit;
-            listed += e != 0;
-            for (e &= e - 1; __builtin_expect(e != 0, 0); e &= e - 1) {
-                bit = (unsigned)lowest_bit(e);
-                starts[listed] = w * 64 + 64 - (size_t)_lzcnt_u64(_bzhi_u64(~r, bit));
-                ends[listed++] = w * 64 + bit;
-            }
+        for (size_t j = 0; j < holding; j++) {
+            size_t v = (size_t)wordsWithEnds[j];
+            uint64_t r = b->run[v], e = b->longStarts[v], strongHere = b->strong[v];
+            size_t before = v - (v != 0);
+            uint64_t notFirst = (uint64_t)0 - (uint64_t)(v != 0);
+            uint64_t zerosBefore = ~(b->run[before] & notFirst), strongBefore = b->strong[before] & notFirst;
+            do {
+                unsigned bit = (unsigned)lowest_bit(e);
+                uint64_t zeros = _bzhi_u64(~r, bit);
+                size_t startBit = zeros ? 64 - (size_t)_lzcnt_u64(zeros) : 64 - (size_t)_lzcnt_u64(zerosBefore);
+                uint64_t strongInRun = zeros ? _bzhi_u64(strongHere, bit) >> startBit
+                                             : (_bzhi_u64(strongHere, bit) | (startBit < 64 ? strongBefore >> startBit : 0));
+                size_t start = zeros ? v * 64 + startBit : v * 64 - 64 + startBit;
+                if (__builtin_expect(!(zeros | zerosBefore), 0)) {
+                    start = run_start(b->run, v * 64 + bit);
+                    strongInRun = run_holds_strong(b->strong, start, v * 64 + bit);
+                }
+                starts[listed] = start;
+                ends[listed] = v * 64 + bit;
+                listed += strongInRun != 0;
+                e &= e - 1;
+            } while (e);
         }
         // 2. Runs of 16 or more: every masked-out byte is zero, whose base64 value is 0.
         for (size_t k = 0; k < listed; k++) {

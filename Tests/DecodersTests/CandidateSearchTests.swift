@@ -59,6 +59,25 @@ final class CandidateSearchTests: XCTestCase {
             }
             buffers.append(long)
         }
+        // Long runs without a strong byte (hex letters alone, which the finder keeps, and
+        // lower case with signs), some given one strong byte at the start, the end or between,
+        // across words: what decides whether a run is listed at all.
+        for seed in 0..<40 as Range<UInt64> {
+            var g = Seeded(seed: 500 + seed)
+            var bytes: [UInt8] = []
+            while bytes.count < 6_000 {
+                let alphabet = g.pick([Array("abcdef".utf8), Array("abcdefghijklmnopqrstuvwxyz+/".utf8), Array("abcdefghijklmnopqrstuvwxyz-_".utf8)])
+                var run = (0..<(16 + g.below(300))).map { _ in g.pick(alphabet) }
+                switch g.below(4) {
+                case 0: run[0] = UInt8(ascii: "Q")
+                case 1: run[run.count - 1] = UInt8(ascii: "7")
+                case 2: run[g.below(run.count)] = UInt8(ascii: "Z")
+                default: break
+                }
+                bytes += run + [g.pick(Array(" \n.\"=".utf8))]
+            }
+            buffers.append(bytes)
+        }
         return buffers
     }
 
