@@ -75,7 +75,7 @@ let package = Package(
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
         .target(name: "FuzzDriver"),
-        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders"]),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders", "AppFormats"]),
         .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
         .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
 

@@ -7,6 +7,7 @@ import ScanCore
 import ScanPipeline
 import ScanReport
 import MatchEngine
+import AppFormats
 
 /// What the file-scan harness does with one input, and what the file seed replay tests run
 /// on every committed seed: the same code, so a seed is held to exactly what the fuzzer held
@@ -133,7 +134,7 @@ public final class FileScanCheck {
                 secrets.append(span)
             case .binary:
                 if l.fileOffset != l.byteOffset { problems.append("\(at): fileOffset differs from byteOffset") }
-                if !["mach-o", "elf", "raw"].contains(l.format ?? "") { problems.append("\(at): unknown format") }
+                if !FileScanCheck.binaryFormats.contains(l.format ?? "") { problems.append("\(at): unknown format") }
                 if l.line != nil || l.column != nil { problems.append("\(at): a binary finding with a line or column") }
                 // A UTF-16 run's secret is its low bytes; a printable run's is the bytes as they are.
                 let evens = stride(from: 0, to: span.count, by: 2).map { span[$0] }
@@ -166,6 +167,10 @@ public final class FileScanCheck {
         let column = 1 + bytes[lineStart..<offset].reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
         return (line, column)
     }
+
+    /// A binary finding's `format`: an object file's, or an app format's whose strings were
+    /// read (a Java class file's constant pool, a binary plist's strings, ...).
+    static let binaryFormats = Set(["mach-o", "elf", "raw"] + AppFormat.allCases.map(\.rawValue))
 
     static func isHex16(_ s: String) -> Bool {
         s.utf8.count == 16 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
