@@ -32,6 +32,17 @@ final class DatastoreBlobStore: BlobScanStore, @unchecked Sendable {
     private var pending: [BlobScanRecord] = []
     private var lastFlush = Date()
     static let flushRecords = 8192
+    /// Seconds between writes: 2, or `KEYSHAPE_DATASTORE_FLUSH_SECONDS` (0.01 to 3600), which
+    /// the kill test sets low so that it kills a run between two writes however fast the
+    /// machine scans (on an idle one the debug build had scanned all 800 of its blobs
+    /// within the first two seconds).
+    static let flushSeconds: TimeInterval = {
+        if let text = ProcessInfo.processInfo.environment["KEYSHAPE_DATASTORE_FLUSH_SECONDS"], let value = Double(text),
+           value >= 0.01, value <= 3600 {
+            return value
+        }
+        return 2
+    }()
 
     init(path: String, rulesHash: String) throws {
         store = try Datastore(path: path, create: false)
@@ -53,7 +64,7 @@ final class DatastoreBlobStore: BlobScanStore, @unchecked Sendable {
         defer { lock.unlock() }
         guard failure == nil, !records.isEmpty else { return }
         pending += records
-        if pending.count >= Self.flushRecords || Date().timeIntervalSince(lastFlush) >= 2 { write() }
+        if pending.count >= Self.flushRecords || Date().timeIntervalSince(lastFlush) >= Self.flushSeconds { write() }
     }
 
     /// Writes what is still pending (the recorder calls it when the run ends).

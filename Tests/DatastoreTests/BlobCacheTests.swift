@@ -139,13 +139,13 @@ final class BlobCacheTests: XCTestCase {
     /// attributes only the commits the killed run had not, and reports what a fresh run
     /// reports.
     func testAKilledRunKeepsItsBlobScansAndItsWalkAndTheRerunResumesIt() throws {
-        // 1,600 findings over 800 blobs: the debug build spends well over the two seconds after
-        // which the blob store commits its first batch (DatastoreBlobStore) hashing them, so the
-        // run is still going when that batch appears, on an idle machine too (200 blobs were
-        // all written at the end there, by the final flush).
+        // 1,600 findings over 800 blobs, and the blob store writing every 0.1 s instead of
+        // every 2 (DatastoreBlobStore.flushSeconds): the run is still going when the first
+        // write appears, however fast the machine (at 2 s, an idle machine's debug build had
+        // scanned all 800 blobs before the first write).
         let c = HistoryCase(commits: 800, perCommit: 2, db: "killed.db")
         let args = c.args(["-q", "--format", "jsonl", "--jobs", "1"])
-        let process = try CLI.start(args + ["--datastore", c.db])
+        let process = try CLI.start(args + ["--datastore", c.db], extraEnvironment: ["KEYSHAPE_DATASTORE_FLUSH_SECONDS": "0.1"])
         var recorded = 0
         // Generous: at a load average of 46 on two cores, 120 s went by before the debug build
         // had logged its first batch of commits. The loop ends as soon as both are seen.

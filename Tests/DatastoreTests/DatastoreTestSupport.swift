@@ -137,11 +137,11 @@ struct HistoryCase {
 
 extension CLI {
     /// Starts keyshape with no output kept, for a test that kills it.
-    static func start(_ args: [String]) throws -> Process {
+    static func start(_ args: [String], extraEnvironment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = binary
         process.arguments = args
-        process.environment = environment()
+        process.environment = environment().merging(extraEnvironment) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
