@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One connection to an SQLite file: the one seam where `sqlite3_*` calls are made (with
 /// `Statement`). Everything else in the module speaks SQL through `execute` and `prepare`.
@@ -61,6 +62,19 @@ public final class Database {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }
         return statement.int64(0)
+    }
+
+    /// `body` again while it fails with SQLITE_BUSY, for up to the busy timeout's 30 s: for
+    /// the statements sqlite fails at once instead of waiting, where waiting could deadlock.
+    public func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                return try body()
+            } catch let error as DatastoreError where error.kind == .sqlite && error.code & 0xff == SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
     }
 
     /// `body` inside one transaction: committed when it returns, rolled back when it throws.

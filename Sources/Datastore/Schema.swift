@@ -187,7 +187,11 @@ enum Schema {
         // WAL: readers (report, summarize) see the last committed batch while a scan writes,
         // and a killed writer leaves the committed batches intact. synchronous=NORMAL in WAL
         // loses nothing to a killed process (only to a power cut, the last batches).
-        _ = try db.integer("PRAGMA journal_mode=WAL")
+        // Switching a new datastore to WAL takes an exclusive lock from a shared one: when
+        // two processes create one datastore at once (parallel imports) and both hold the
+        // shared lock, sqlite returns SQLITE_BUSY to one at once rather than wait (waiting
+        // could deadlock); once the other has switched, the retry finds WAL on.
+        _ = try db.retryingBusy { try db.integer("PRAGMA journal_mode=WAL") }
         try db.execute("PRAGMA synchronous=NORMAL")
         try db.execute("PRAGMA foreign_keys=ON")
         try migrate(db)
