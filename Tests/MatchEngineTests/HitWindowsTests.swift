@@ -19,7 +19,8 @@ final class HitWindowsTests: XCTestCase {
 
     /// The hits of the keyword pass, in its order, through `HitWindows`.
     static func collect(_ set: RuleSet, _ buffer: UnsafeRawBufferPointer) -> HitWindows {
-        var w = HitWindows(buffer, set: set, hits: [], windows: [], latest: [Int](repeating: -1, count: 4 * set.keywordIndex.keywords.count))
+        var w = HitWindows(set: set)
+        w.begin(buffer)
         set.keywordIndex.forEachHit(buffer) { w.add(keyword: $0, end: $1) }
         return w
     }

@@ -2,43 +2,51 @@
 /// line around the keyword (at most `Matcher.lookBehind` bytes back, `Matcher.lookAhead` on),
 /// one window per rule keyed on it, widened rather than repeated while hits stay on one line.
 ///
-/// A value type the keyword pass's callback reaches through a pointer: held in the matcher's
-/// properties or in variables a closure captures, every access of the hit path was a dynamic
-/// exclusivity check, 40% of a hit's cost where hits are dense (20 MB of `A`).
+/// The matcher's one copy, kept across buffers for its storage (`begin` empties it), which
+/// the keyword pass's callback reaches through a pointer taken once per buffer: as the
+/// matcher's properties, or as variables a closure captures, every access of the hit path
+/// was a dynamic exclusivity check, 40% of a hit's cost where hits are dense (20 MB of `A`).
 struct HitWindows {
-    /// Every hit, `keyword << 40 | end` (the matcher's `hits`).
-    var hits: [UInt64]
-    /// `rule << 44 | start << 12 | length` (the matcher's `windows`).
-    var windows: [UInt64]
+    /// Every hit of the buffer, `keyword << 40 | end` (`Matcher.hits`).
+    private(set) var hits: [UInt64] = []
+    /// `rule << 44 | start << 12 | length`; the matcher sorts them once the hits are in.
+    var windows: [UInt64] = []
     /// Per keyword and quarter of the buffer, where its latest windows sit in `windows` (-1:
     /// none yet), so the next hit on the same line widens them instead of adding more: a
     /// line that says "path" five times is one window for the rule keyed on "pat". By
     /// quarter, because the keyword pass reports the hits of its four streams interleaved
     /// (`KeywordIndex.forEachHit`): with one entry per keyword, a long line of hits in each
     /// quarter (20 MB of `A`) made a window per hit, 20 million to sort.
-    var latest: [Int]
-    /// The entries of `latest` this buffer set, for the matcher to clear: clearing them all
-    /// (4 per keyword) at every buffer cost more than the hits of a short decoded value.
-    var touched: [Int32]
+    private var latest: [Int]
+    /// The entries of `latest` the last buffer set, cleared by the next `begin`: clearing
+    /// them all (4 per keyword) at every buffer cost more than the hits of a short decoded value.
+    private var touched: [Int32] = []
 
-    private var lines: LineMemo
-    private let n: Int
-    private let quarter: Int
+    private var lines = LineMemo(UnsafeRawBufferPointer(start: nil, count: 0))
+    private var n = 0
+    private var quarter = Int.max
     /// Windows pack a 32-bit start: in a buffer past 4 GiB (only a huge git blob could be
     /// one) every window is the whole buffer instead.
-    let whole: Bool
+    private(set) var whole = false
     private let lengths: [Int]
     private let keywordRules: [Int32], keywordRuleStart: [Int32]
 
-    /// Takes the matcher's arrays (emptied, `latest` all -1) for one buffer.
-    init(_ buffer: UnsafeRawBufferPointer, set: RuleSet, hits: [UInt64], windows: [UInt64], latest: [Int], touched: [Int32] = []) {
-        self.hits = hits; self.windows = windows; self.latest = latest; self.touched = touched
+    init(set: RuleSet) {
+        latest = [Int](repeating: -1, count: 4 * set.keywordIndex.keywords.count)
+        lengths = set.keywordIndex.keywordLengths
+        keywordRules = set.keywordRules; keywordRuleStart = set.keywordRuleStart
+    }
+
+    /// Empties the hits and windows for a new buffer (their storage kept).
+    mutating func begin(_ buffer: UnsafeRawBufferPointer) {
+        hits.removeAll(keepingCapacity: true)
+        windows.removeAll(keepingCapacity: true)
+        for slot in touched { latest[Int(slot)] = -1 }
+        touched.removeAll(keepingCapacity: true)
         lines = LineMemo(buffer)
         n = buffer.count
         quarter = n >= 1024 ? n / 4 : Int.max
         whole = n >= 1 << 32
-        lengths = set.keywordIndex.keywordLengths
-        keywordRules = set.keywordRules; keywordRuleStart = set.keywordRuleStart
     }
 
     /// A window's bytes.

@@ -60,8 +60,7 @@ struct LineMemo {
             guard start >= clearTo else { return Slot.search(base, from: start, down: floor) }
             // The bytes since the last search first.
             let known = max(floor, clearTo)
-            var lo = start
-            while lo > known && base.load(fromByteOffset: lo - 1, as: UInt8.self) != 0x0A { lo -= 1 }
+            var lo = Slot.search(base, from: start, down: known)
             if lo > known || lo == floor {
                 clearFrom = lo; exact = lo > floor || lo == 0; clearTo = start
                 return lo

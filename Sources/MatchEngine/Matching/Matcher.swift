@@ -91,18 +91,15 @@ public final class Matcher {
     public static let lookBehind = 512
     public static let lookAhead = 256
 
-    /// Candidate start windows, one UInt64 each so sorting is cheap: rule (20 bits), window
-    /// start (32 bits), window length (12 bits; windows are at most lookBehind + lookAhead
-    /// plus a keyword long). Sorted, they group by rule and ascend by start.
-    private var windows: [UInt64] = []
-    /// `HitWindows.latest` and `touched`, kept between buffers for their storage; all -1
-    /// between buffers (the entries a buffer set are cleared after it).
-    private var lastWindow: [Int] = []
-    private var touchedSlots: [Int32] = []
+    /// The hits of the buffer being scanned and their candidate start windows, one UInt64
+    /// each so sorting is cheap: rule (20 bits), window start (32 bits), window length (12
+    /// bits; windows are at most lookBehind + lookAhead plus a keyword long). Sorted, they
+    /// group by rule and ascend by start.
+    private var collector: HitWindows
 
     /// Every keyword occurrence of the last buffer scanned, `keyword << 40 | end`: a later
     /// buffer that shares most of its bytes with this one can take them as a `HitReference`.
-    public private(set) var hits: [UInt64] = []
+    public var hits: [UInt64] { collector.hits }
 
     /// After a scan with `continues`: each rule whose match attempt reached the end of the
     /// buffer from a start inside `accept` (PCRE2 partial match), and that start. Such a
@@ -113,7 +110,7 @@ public final class Matcher {
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = MatchScratch()
-        lastWindow = [Int](repeating: -1, count: 4 * ruleSet.keywordIndex.keywords.count)
+        collector = HitWindows(set: ruleSet)
     }
 
     /// Scans `buffer`. `accept` limits which match starts are reported (used when a large
@@ -146,13 +143,10 @@ public final class Matcher {
                            reference: HitReference?, continues: Bool,
                            onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
-        hits.removeAll(keepingCapacity: true)
         cutShort.removeAll(keepingCapacity: true)
-        windows.removeAll(keepingCapacity: true)
         let n = buffer.count
-        var collector = HitWindows(buffer, set: set, hits: [], windows: [], latest: [])
-        swap(&collector.hits, &hits); swap(&collector.windows, &windows); swap(&collector.latest, &lastWindow)
-        swap(&collector.touched, &touchedSlots)
+        collector.begin(buffer)
+        // Through a pointer: one exclusivity check for the pass, not one per access of a hit.
         withUnsafeMutablePointer(to: &collector) { c in
             if let reference, n < 1 << 40 {
                 reference.forEachHit(in: buffer, index: set.keywordIndex) { c.pointee.add(keyword: $0, end: $1) }
@@ -162,13 +156,9 @@ public final class Matcher {
                 set.keywordIndex.forEachHit(buffer) { c.pointee.add(keyword: $0, end: $1) }
             }
         }
-        swap(&collector.hits, &hits); swap(&collector.windows, &windows); swap(&collector.latest, &lastWindow)
-        swap(&collector.touched, &touchedSlots)
-        for slot in touchedSlots { lastWindow[Int(slot)] = -1 }
-        touchedSlots.removeAll(keepingCapacity: true)
-        let span = collector.span
-        if windows.isEmpty && set.unconditionalRules.isEmpty { return }
-        windows.sort()
+        if collector.windows.isEmpty && set.unconditionalRules.isEmpty { return }
+        collector.windows.sort()
+        let windows = collector.windows, span = collector.span
         var spans: [Range<Int>] = []
         var i = 0
         while i < windows.count {
