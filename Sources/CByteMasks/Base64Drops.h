@@ -5,11 +5,12 @@
 
 #include "Classes.h"
 
-/// Bits of the decoded bytes' masks (bit k: decoded byte k of the first 12).
+/// Bits of the decoded bytes' masks (bit k: decoded byte k of the first 12; the AVX-512
+/// lister's four values at once: bit 16 j + k, byte k of value j).
 typedef struct {
-    uint32_t alwaysBad;     // a control byte other than tab, LF, CR; DEL; C0, C1; F5 to FF
-    uint32_t continuation;  // 80 to BF
-    uint32_t lead1, lead2, lead3;  // a UTF-8 lead byte wanting 1, 2, 3 continuation bytes
+    uint64_t alwaysBad;     // a control byte other than tab, LF, CR; DEL; C0, C1; F5 to FF
+    uint64_t continuation;  // 80 to BF
+    uint64_t lead1, lead2, lead3;  // a UTF-8 lead byte wanting 1, 2, 3 continuation bytes
 } utf8_masks;
 
 #if KEYSHAPE_X86
@@ -61,21 +62,28 @@ static const uint8_t bitCount6[64] = {
 };
 
 /// The bad bytes among the first 12 decoded bytes that the 12 decide, as `TextCheck.isText`
-/// counts them: it walks the bytes, a continuation byte is good only in a lead's sequence,
-/// and a lead only when its continuation bytes follow. Every byte that is not a continuation
-/// is a step of the walk, so each lead is judged alone; a lead whose sequence runs past the
-/// 12 is taken as good, with the continuation bytes after it.
+/// counts them, as a mask: it walks the bytes, a continuation byte is good only in a lead's
+/// sequence, and a lead only when its continuation bytes follow. Every byte that is not a
+/// continuation is a step of the walk, so each lead is judged alone; a lead whose sequence
+/// runs past the 12 is taken as good, with the continuation bytes after it. `all` holds the
+/// 12 bits of each value (one value: 0xFFF; four in 16-bit lanes: 0x0FFF0FFF0FFF0FFF); the
+/// bits between the values are zero bytes, which is all a shift across them moves in.
+static inline uint64_t bad_bytes(utf8_masks m, uint64_t all) {
+    uint64_t last = all & ~(all >> 1);  // each value's 12th byte
+    uint64_t c = m.continuation & all;
+    uint64_t valid1 = m.lead1 & (c >> 1), valid2 = m.lead2 & (c >> 1) & (c >> 2), valid3 = m.lead3 & (c >> 1) & (c >> 2) & (c >> 3);
+    uint64_t open1 = m.lead1 & last, open2 = m.lead2 & (last | last >> 1), open3 = m.lead3 & (last | last >> 1 | last >> 2);
+    uint64_t good1 = valid1 | open1, good2 = valid2 | open2, good3 = valid3 | open3;
+    uint64_t taken = good1 << 1 | good2 << 1 | good2 << 2 | good3 << 1 | good3 << 2 | good3 << 3;
+    uint64_t badLeads = (m.lead1 & ~good1) | (m.lead2 & ~good2) | (m.lead3 & ~good3);
+    return (m.alwaysBad | badLeads | (c & ~taken)) & all;
+}
+
+/// How many bytes `bad_bytes` finds in one value. The three sets are apart (a lead is no
+/// continuation, a byte always bad neither): one count, by table (x86-64 without POPCNT
+/// counts bits in a dozen instructions).
 static inline size_t bad_in_prefix(utf8_masks m) {
-    const uint32_t all = 0xFFF;
-    uint32_t c = m.continuation & all;
-    uint32_t valid1 = m.lead1 & (c >> 1), valid2 = m.lead2 & (c >> 1) & (c >> 2), valid3 = m.lead3 & (c >> 1) & (c >> 2) & (c >> 3);
-    uint32_t open1 = m.lead1 & 0x800, open2 = m.lead2 & 0xC00, open3 = m.lead3 & 0xE00;
-    uint32_t good1 = valid1 | open1, good2 = valid2 | open2, good3 = valid3 | open3;
-    uint32_t taken = good1 << 1 | good2 << 1 | good2 << 2 | good3 << 1 | good3 << 2 | good3 << 3;
-    uint32_t badLeads = (m.lead1 & ~good1) | (m.lead2 & ~good2) | (m.lead3 & ~good3);
-    // The three sets are apart (a lead is no continuation, a byte always bad neither): one
-    // count, by table (x86-64 without POPCNT counts bits in a dozen instructions).
-    uint32_t badBytes = (m.alwaysBad | badLeads | (c & ~taken)) & all;
+    uint64_t badBytes = bad_bytes(m, 0xFFF);
     return (size_t)bitCount6[badBytes & 63] + bitCount6[badBytes >> 6];
 }
 

@@ -9,7 +9,7 @@ typedef struct {
 /// The bitmaps the pass writes: the walk's (`run`, `stops`, `streaks`) and its own, in
 /// `scratch`: `longStarts` (where runs of 16 or more start; the AVX-512 tier writes where
 /// they end instead), `leads`, and `strong` (upper-case letters and digits: only the AVX-512
-/// tier writes and reads it).
+/// lister reads it; the other tiers' passes leave it but for the byte loop's last words).
 typedef struct {
     uint64_t *run, *stops, *streaks, *longStarts, *leads, *strong;
 } bitmaps;
@@ -403,28 +403,21 @@ static uint64_t run_holds_strong(const uint64_t *strong, size_t start, size_t en
 
 #define AVX512_LISTER __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi,bmi2,popcnt,avx2,lzcnt")))
 
-/// The bad bytes `bad_in_prefix` counts, for four values at once: each 16-byte lane of `y`
-/// holds one value's first 12 decoded bytes, then four zero bytes; bit `16 j + k` of the
-/// result is byte `k` of lane `j`. The same masks and shifts as the one-value code: a shift
-/// that crosses into the next lane moves only bits of the zero bytes, which the mask drops.
+/// `bad_bytes` of four values at once: each 16-byte lane of `y` holds one value's first 12
+/// decoded bytes, then four zero bytes; bit `16 j + k` of the result is byte `k` of lane `j`.
 AVX512_LISTER static inline uint64_t bad_in_prefixes4(__m512i y) {
-    const uint64_t all = 0x0FFF0FFF0FFF0FFFULL;
     uint64_t tabLfCr = _mm512_cmpeq_epi8_mask(y, _mm512_set1_epi8(9)) | _mm512_cmpeq_epi8_mask(y, _mm512_set1_epi8(10))
                      | _mm512_cmpeq_epi8_mask(y, _mm512_set1_epi8(13));
-    uint64_t alwaysBad = (_mm512_cmple_epu8_mask(y, _mm512_set1_epi8(0x1F)) & ~tabLfCr)
-                       | _mm512_cmpeq_epi8_mask(y, _mm512_set1_epi8(0x7F))
-                       | _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8(1))
-                       | _mm512_cmpge_epu8_mask(y, _mm512_set1_epi8((char)0xF5));
-    uint64_t c = _mm512_cmpeq_epi8_mask(_mm512_and_si512(y, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80)) & all;
-    uint64_t lead1 = _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xC2)), _mm512_set1_epi8(0xDF - 0xC2));
-    uint64_t lead2 = _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xE0)), _mm512_set1_epi8(0x0F));
-    uint64_t lead3 = _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xF0)), _mm512_set1_epi8(0x04));
-    uint64_t valid1 = lead1 & (c >> 1), valid2 = lead2 & (c >> 1) & (c >> 2), valid3 = lead3 & (c >> 1) & (c >> 2) & (c >> 3);
-    uint64_t good1 = valid1 | (lead1 & 0x0800080008000800ULL), good2 = valid2 | (lead2 & 0x0C000C000C000C00ULL);
-    uint64_t good3 = valid3 | (lead3 & 0x0E000E000E000E00ULL);
-    uint64_t taken = good1 << 1 | good2 << 1 | good2 << 2 | good3 << 1 | good3 << 2 | good3 << 3;
-    uint64_t badLeads = (lead1 & ~good1) | (lead2 & ~good2) | (lead3 & ~good3);
-    return (alwaysBad | badLeads | (c & ~taken)) & all;
+    utf8_masks m = {
+        (_mm512_cmple_epu8_mask(y, _mm512_set1_epi8(0x1F)) & ~tabLfCr) | _mm512_cmpeq_epi8_mask(y, _mm512_set1_epi8(0x7F))
+            | _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8(1))
+            | _mm512_cmpge_epu8_mask(y, _mm512_set1_epi8((char)0xF5)),
+        _mm512_cmpeq_epi8_mask(_mm512_and_si512(y, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80)),
+        _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xC2)), _mm512_set1_epi8(0xDF - 0xC2)),
+        _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xE0)), _mm512_set1_epi8(0x0F)),
+        _mm512_cmple_epu8_mask(_mm512_sub_epi8(y, _mm512_set1_epi8((char)0xF0)), _mm512_set1_epi8(0x04)),
+    };
+    return bad_bytes(m, 0x0FFF0FFF0FFF0FFFULL);
 }
 
 /// What the first characters decide for a run (`list_runs_avx512`'s `fate`).
