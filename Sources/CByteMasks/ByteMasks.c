@@ -186,23 +186,27 @@ AVX512 static size_t words_avx512(const uint8_t *p, size_t n, const bitmaps *in,
     return i;
 }
 
+/// What up to 64 run bytes hold (`KEYSHAPE_RUN_*`), from their classes `c` (zero outside
+/// `inRun`).
+AVX512 static inline uint32_t class_flags_avx512(__m512i c, __mmask64 inRun) {
+    return ((inRun & ~_mm512_test_epi8_mask(c, _mm512_set1_epi8(C_HEX))) ? KEYSHAPE_RUN_NOT_HEX : 0)
+         | (_mm512_test_epi8_mask(c, _mm512_set1_epi8(C_PLUS_SLASH)) ? KEYSHAPE_RUN_STANDARD_ONLY : 0)
+         | (_mm512_test_epi8_mask(c, _mm512_set1_epi8((char)C_DASH_UNDERSCORE)) ? KEYSHAPE_RUN_URL_ONLY : 0)
+         | (_mm512_test_epi8_mask(c, _mm512_set1_epi8(C_STRONG)) ? KEYSHAPE_RUN_STRONG : 0);
+}
+
 /// What a run holds, 64 bytes a step: a masked load reads no byte past the run. `low` and
 /// `high` are the class table's halves, loaded once by the caller (loaded here, they were
 /// the function's most expensive instruction).
 AVX512 static inline uint32_t run_flags_avx512(const uint8_t *p, __m512i low, __m512i high, size_t start, size_t end) {
-    __mmask64 strong = 0, notHex = 0, plusSlash = 0, dashUnderscore = 0;
+    uint32_t flags = 0;
     for (size_t i = start; i < end; i += 64) {
         __mmask64 inRun = _bzhi_u64(~(uint64_t)0, (unsigned)(end - i < 64 ? end - i : 64));
         __m512i x = _mm512_maskz_loadu_epi8(inRun, p + i);
         // Run bytes only, all ASCII.
-        __m512i c = _mm512_maskz_permutex2var_epi8(inRun, low, x, high);
-        strong |= _mm512_test_epi8_mask(c, _mm512_set1_epi8(C_STRONG));
-        notHex |= inRun & ~_mm512_test_epi8_mask(c, _mm512_set1_epi8(C_HEX));
-        plusSlash |= _mm512_test_epi8_mask(c, _mm512_set1_epi8(C_PLUS_SLASH));
-        dashUnderscore |= _mm512_test_epi8_mask(c, _mm512_set1_epi8((char)C_DASH_UNDERSCORE));
+        flags |= class_flags_avx512(_mm512_maskz_permutex2var_epi8(inRun, low, x, high), inRun);
     }
-    return (notHex ? KEYSHAPE_RUN_NOT_HEX : 0) | (plusSlash ? KEYSHAPE_RUN_STANDARD_ONLY : 0)
-         | (dashUnderscore ? KEYSHAPE_RUN_URL_ONLY : 0) | (strong ? KEYSHAPE_RUN_STRONG : 0);
+    return flags;
 }
 #endif
 
@@ -502,14 +506,10 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
             __mmask64 inRun = _bzhi_u64(~(uint64_t)0, (unsigned)(length < 64 ? length : 64));
             __m512i x = _mm512_maskz_loadu_epi8(inRun, p + start);
             __m512i c = _mm512_maskz_permutex2var_epi8(inRun, classLow, x, classHigh);
-            uint64_t notHex = inRun & ~_mm512_test_epi8_mask(c, _mm512_set1_epi8(C_HEX));
-            uint64_t plusSlash = _mm512_test_epi8_mask(c, _mm512_set1_epi8(C_PLUS_SLASH));
-            uint64_t dashUnderscore = _mm512_test_epi8_mask(c, _mm512_set1_epi8((char)C_DASH_UNDERSCORE));
-            uint32_t flags = (notHex ? KEYSHAPE_RUN_NOT_HEX : 0) | (plusSlash ? KEYSHAPE_RUN_STANDARD_ONLY : 0)
-                           | (dashUnderscore ? KEYSHAPE_RUN_URL_ONLY : 0);
-            if (__builtin_expect(length > 64, 0)) {
-                flags |= run_flags_avx512(p, classLow, classHigh, start + 64, ends[k]) & ~(uint32_t)KEYSHAPE_RUN_STRONG;
-            }
+            // The strong byte was settled in step 1, so its bit is dropped.
+            uint32_t flags = class_flags_avx512(c, inRun);
+            if (__builtin_expect(length > 64, 0)) flags |= run_flags_avx512(p, classLow, classHigh, start + 64, ends[k]);
+            flags &= ~(uint32_t)KEYSHAPE_RUN_STRONG;
             // `&` rather than `&&` here and below: one branch, on what is rarely true (as `&&`,
             // the compiler branched on each part, `left == 1` as unpredictable as the run).
             uint32_t firstTwo = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(x)) & 0xFFFF;
