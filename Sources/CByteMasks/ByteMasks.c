@@ -424,48 +424,57 @@ AVX512_LISTER static inline uint64_t bad_in_prefixes4(__m512i y) {
     return bad_bytes(m, 0x0FFF0FFF0FFF0FFFULL);
 }
 
-/// What the first characters decide for a run (`list_runs_avx512`'s `fate`).
-enum { FATE_KEEP = 0, FATE_DROP = 1, FATE_KEEP_IF_TEXT = 2 };
-
 /// The AVX-512 run lister: the same list as `LIST_RUNS`, found with fewer branches on the
 /// data, which cost `LIST_RUNS` most of its time (a long run in source is kept or dropped
-/// about as unpredictably as a coin). Three steps a block:
-///   1. the words that hold a long run's end, eight at a time, then each such run's start
-///      and whether it holds a strong byte, from its word and the one before (no run
-///      without one is read);
-///   2. a run at a time, one masked load of up to 64 of its bytes: what it holds (the class
-///      table), its base64 decode in the same register, whether two printable whole quanta
-///      and a printable first byte follow each other in it (`may_hold_run` and the quanta
-///      `binary_drops` reads, exact for 16 quanta and fewer), and its first four quanta kept
-///      for step 3;
-///   3. four runs at a time, the bad bytes of their first 12 decoded bytes (`bad_in_prefix`
-///      of four lanes), and each run written out, counted when kept.
-/// On 211 MB of the benchmark tree, 100 KB buffers: 0.038 s against 0.053 s for `LIST_RUNS`
-/// (pass and list; best of interleaved rounds on a shared host).
+/// about as unpredictably as a coin). Four steps a block:
+///   1. the words that hold a long run's end, eight at a time; their ends as one list
+///      (`flatten4`); then each end's run, its start and whether it holds a strong byte,
+///      from its word and the one before, with no branch but for runs that cover a whole
+///      word (no run without a strong byte is read);
+///   2. a run at a time, one masked load of up to 64 of its bytes and one permute of the run
+///      class table: what it holds, and whether its length (4k + 1) or the first characters
+///      of its first four quanta (`bad_by_first_characters`, and for binary spans no three
+///      quanta in a row with a printable first byte) already drop it: the runs that survive
+///      (less than half of them in source) are kept in order for the next steps;
+///   3. a survivor at a time, its base64 decode in one register: whether two printable whole
+///      quanta and a printable first byte follow each other in it (`may_hold_run` and the
+///      quanta `binary_drops` reads, exact for 16 quanta and fewer), and its first four quanta
+///      kept for step 4;
+///   4. four survivors at a time, the bad bytes of their first 12 decoded bytes
+///      (`bad_in_prefix` of four lanes), and each run written out, counted when kept.
+/// On 231 MB of the benchmark tree, 100 KB buffers already in cache (as after the matcher):
+/// the pass and list 0.040 s (best of interleaved rounds on a shared host), against 0.044 s
+/// when step 1 branched on each end (whether its run starts in the word before: as
+/// unpredictable as the data) and every run was decoded; 0.053 s for `LIST_RUNS`.
 AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int keepBinary, const bitmaps *b,
                                              keyshape_run_candidate *out) {
-    const __m512i classLow = _mm512_loadu_si512((const void *)keyshape_class_low);
-    const __m512i classHigh = _mm512_loadu_si512((const void *)(keyshape_class_low + 64));
+    const __m512i classLow = _mm512_loadu_si512((const void *)keyshape_run_class);
+    const __m512i classHigh = _mm512_loadu_si512((const void *)(keyshape_run_class + 64));
     const __m512i valueLow = _mm512_loadu_si512((const void *)keyshape_base64_value);
     const __m512i valueHigh = _mm512_loadu_si512((const void *)(keyshape_base64_value + 64));
     const __m512i prefixOrder = _mm512_broadcast_i32x4(_mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));
     const uint64_t quantumLanes = 0x1111111111111111ULL;
     const uint32_t both = KEYSHAPE_RUN_STANDARD_ONLY | KEYSHAPE_RUN_URL_ONLY;
+    // Step 2 keeps whether a run is read as base64 from its first byte in the flags' top bit.
+    const uint8_t checkedBit = 0x80;
     size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 8];
-    uint8_t flagsOf[4 * BLOCK_WORDS + 8], fate[4 * BLOCK_WORDS + 8];
+    uint8_t flagsOf[4 * BLOCK_WORDS + 8], keepIfText[4 * BLOCK_WORDS + 8];
     uint8_t prefixes[16 * (4 * BLOCK_WORDS + 8)] __attribute__((aligned(64)));
     uint64_t wordsWithEnds[BLOCK_WORDS + 8];
     size_t count = 0;
     for (size_t w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
         size_t w1 = w0 + BLOCK_WORDS < words ? w0 + BLOCK_WORDS : words;
         // 1. The words that hold a long run's end, eight words a step (a third of the words
-        // in source: the rest cost no more than their test); then each end's run, its start
-        // and whether it holds a strong byte read from the word and the one before it (a run
-        // of 16 or more that ends in a word starts in it or the word before, but for runs
-        // that cover a whole word: those search back). A word holds at most four ends (runs
-        // of 16 or more lie 17 bytes apart); more than one is rare. Before, a carry chain
-        // through every word (`ends_holding` of the strong bytes) found the strong runs: the
-        // C pass took a tenth longer.
+        // in source: the rest cost no more than their test), and their ends (a word holds at
+        // most four: runs of 16 or more lie 17 bytes apart). Then each end's run: its start
+        // and whether it holds a strong byte, read from the end's word and the one before (a
+        // run of 16 or more that ends in a word starts in it or the word before, but for runs
+        // that cover a whole word: those search back). Which word it starts in is selected,
+        // not branched on: as a branch it was mispredicted for a third of the runs, and a
+        // loop over each word's ends for a quarter of the words (step 1 took 0.013 s of the
+        // 231 MB's 0.044 s, now 0.010 s). Before, a carry chain through every word
+        // (`ends_holding` of the strong bytes) found the strong runs: the C pass took a tenth
+        // longer.
         size_t holding = 0;
         size_t w = w0;
         for (; w + 8 <= w1; w += 8) {
@@ -476,44 +485,75 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
             holding += (size_t)__builtin_popcount(has);
         }
         for (; w < w1; w++) wordsWithEnds[holding] = w, holding += b->longStarts[w] != 0;
-        size_t listed = 0;
+        size_t endCount = 0;
         for (size_t j = 0; j < holding; j++) {
             size_t v = (size_t)wordsWithEnds[j];
-            uint64_t r = b->run[v], e = b->longStarts[v], strongHere = b->strong[v];
+            endCount += flatten4(b->longStarts[v], v * 64, ends + endCount);
+        }
+        size_t listed = 0;
+        for (size_t k = 0; k < endCount; k++) {
+            size_t end = ends[k], v = end >> 6;
+            unsigned bit = (unsigned)(end & 63);
             size_t before = v - (v != 0);
             uint64_t notFirst = (uint64_t)0 - (uint64_t)(v != 0);
-            uint64_t zerosBefore = ~(b->run[before] & notFirst), strongBefore = b->strong[before] & notFirst;
-            do {
-                unsigned bit = (unsigned)lowest_bit(e);
-                uint64_t zeros = _bzhi_u64(~r, bit);
-                size_t startBit = zeros ? 64 - (size_t)_lzcnt_u64(zeros) : 64 - (size_t)_lzcnt_u64(zerosBefore);
-                uint64_t strongInRun = zeros ? _bzhi_u64(strongHere, bit) >> startBit
-                                             : (_bzhi_u64(strongHere, bit) | (startBit < 64 ? strongBefore >> startBit : 0));
-                size_t start = zeros ? v * 64 + startBit : v * 64 - 64 + startBit;
-                if (__builtin_expect(!(zeros | zerosBefore), 0)) {
-                    start = run_start(b->run, v * 64 + bit);
-                    strongInRun = run_holds_strong(b->strong, start, v * 64 + bit);
-                }
-                starts[listed] = start;
-                ends[listed] = v * 64 + bit;
-                listed += strongInRun != 0;
-                e &= e - 1;
-            } while (e);
+            uint64_t zeros = _bzhi_u64(~b->run[v], bit), zerosBefore = ~(b->run[before] & notFirst);
+            uint64_t strongHere = _bzhi_u64(b->strong[v], bit), strongBefore = b->strong[before] & notFirst;
+            // All ones when the run starts in the end's word, else in the word before (at its
+            // bit 64 when it starts at the end's word's first byte).
+            uint64_t here = (uint64_t)0 - (uint64_t)(zeros != 0);
+            __asm__("" : "+r"(here));  // keeps the selects below branch-free
+            size_t startHere = 64 - (size_t)_lzcnt_u64(zeros), startBefore = 64 - (size_t)_lzcnt_u64(zerosBefore);
+            size_t start = (here & (v * 64 + startHere)) | (~here & (v * 64 - 64 + startBefore));
+            uint64_t strongLow = (strongBefore >> (startBefore & 63)) & ((uint64_t)0 - (uint64_t)(startBefore < 64));
+            uint64_t strongInRun = (here & (strongHere >> (startHere & 63))) | (~here & (strongHere | strongLow));
+            if (__builtin_expect(!(zeros | zerosBefore), 0)) {
+                start = run_start(b->run, end);
+                strongInRun = run_holds_strong(b->strong, start, end);
+            }
+            starts[listed] = start;
+            ends[listed] = end;
+            listed += strongInRun != 0;
         }
-        // 2. Runs of 16 or more: every masked-out byte is zero, whose base64 value is 0.
+        // 2. Runs of 16 or more, masked bytes zero (class 0). The strong byte was settled in
+        // step 1, so its bit is dropped. `&` rather than `&&` here and below: one branch, on
+        // what is rarely true (as `&&`, the compiler branched on each part, `left == 1` as
+        // unpredictable as the run). A run read from its first byte (`checked`) is dropped by
+        // a length no base64 has, or by more bad bytes among the first 12 decoded than its
+        // decode may hold (`bad_by_first_characters`, of the four quanta's first characters:
+        // `step 4` counts these bytes too) unless binary spans are kept and three quanta in a
+        // row may hold a printable run (a printable first byte wants a `C_LEAD` character;
+        // runs over 64 are left to step 3, which reads them whole). 56% of the 1.25 million
+        // strong runs in 231 MB of the benchmark tree are dropped here.
+        size_t survivors = 0;
         for (size_t k = 0; k < listed; k++) {
-            size_t start = starts[k], length = ends[k] - start, left = length & 3;
+            size_t start = starts[k], end = ends[k], length = end - start, left = length & 3;
             __mmask64 inRun = _bzhi_u64(~(uint64_t)0, (unsigned)(length < 64 ? length : 64));
             __m512i x = _mm512_maskz_loadu_epi8(inRun, p + start);
             __m512i c = _mm512_maskz_permutex2var_epi8(inRun, classLow, x, classHigh);
-            // The strong byte was settled in step 1, so its bit is dropped.
             uint32_t flags = class_flags_avx512(c, inRun);
-            if (__builtin_expect(length > 64, 0)) flags |= run_flags_avx512(p, classLow, classHigh, start + 64, ends[k]);
+            if (__builtin_expect(length > 64, 0)) flags |= run_flags_avx512(p, classLow, classHigh, start + 64, end);
             flags &= ~(uint32_t)KEYSHAPE_RUN_STRONG;
-            // `&` rather than `&&` here and below: one branch, on what is rarely true (as `&&`,
-            // the compiler branched on each part, `left == 1` as unpredictable as the run).
             uint32_t firstTwo = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(x)) & 0xFFFF;
             int checked = ((flags & KEYSHAPE_RUN_NOT_HEX) != 0) & ((flags & both) != both) & ((firstTwo | 0x2000) != ('0' | 'x' << 8));
+            size_t badFirst = (size_t)__builtin_popcountll(_mm512_test_epi8_mask(c, _mm512_set1_epi8(R_ALWAYS_BAD_FIRST)) & 0x1110)
+                            + (_mm512_test_epi8_mask(c, _mm512_set1_epi8(R_FIRST_BAD)) & 1);
+            uint64_t lead = _mm512_test_epi8_mask(c, _mm512_set1_epi8(R_LEAD));
+            size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
+            int textNever = badFirst > decoded / 16;
+            int runNever = ((lead & (lead >> 4) & (lead >> 8) & quantumLanes) == 0) & (length <= 64);
+            int drop = checked & ((left == 1) | (textNever & ((keepBinary == 0) | runNever)));
+            __asm__("" : "+r"(drop));
+            starts[survivors] = start;
+            ends[survivors] = end;
+            flagsOf[survivors] = (uint8_t)(flags | (uint32_t)checked << 7);
+            survivors += !drop;
+        }
+        // 3. Each survivor's quanta: every masked-out byte is zero, whose base64 value is 0.
+        for (size_t k = 0; k < survivors; k++) {
+            size_t start = starts[k], length = ends[k] - start, left = length & 3;
+            __mmask64 inRun = _bzhi_u64(~(uint64_t)0, (unsigned)(length < 64 ? length : 64));
+            __m512i x = _mm512_maskz_loadu_epi8(inRun, p + start);
+            int checked = (flagsOf[k] & checkedBit) != 0;
             // Each quantum's 24-bit value in a 32-bit lane, first character highest (`quanta16`);
             // lane bytes: third, second, first decoded byte, then 0 (never printable).
             __m512i v = _mm512_permutex2var_epi8(valueLow, x, valueHigh);
@@ -525,28 +565,26 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
                            & _bzhi_u64(~(uint64_t)0, (unsigned)(wholeQuanta < 16 ? 4 * wholeQuanta : 64));
             uint64_t firsts = (printable >> 2) & quantumLanes & _bzhi_u64(~(uint64_t)0, (unsigned)(quantaCount < 16 ? 4 * quantaCount : 64));
             int holdsRun = (whole & (whole >> 4) & (firsts >> 8)) != 0;
-            int longAndBinary = (length > 64) & checked & (keepBinary != 0) & (left != 1);
+            // A survivor that is checked is not 4k + 1 long.
+            int longAndBinary = (length > 64) & checked & (keepBinary != 0);
             __asm__("" : "+r"(longAndBinary));  // keeps the value whole: else LLVM splits it into branches again
             if (__builtin_expect(longAndBinary, 0)) {
                 holdsRun = !binary_drops(p + start, start, length, b->streaks);
             }
-            flagsOf[k] = (uint8_t)flags;
-            int drop = checked & (left == 1), keep = !checked | ((keepBinary != 0) & holdsRun);
-            __asm__("" : "+r"(drop));
-            fate[k] = (uint8_t)(drop * FATE_DROP + (!drop & !keep) * FATE_KEEP_IF_TEXT);
+            keepIfText[k] = (uint8_t)(checked & !((keepBinary != 0) & holdsRun));
         }
-        // 3. The lanes past the last run hold stale bytes: their counts are not read.
-        for (size_t k = 0; k < listed; k += 4) {
+        // 4. The lanes past the last survivor hold stale bytes: their counts are not read.
+        for (size_t k = 0; k < survivors; k += 4) {
             uint64_t bad = bad_in_prefixes4(_mm512_shuffle_epi8(_mm512_load_si512((const void *)(prefixes + 16 * k)), prefixOrder));
-            size_t group = listed - k < 4 ? listed - k : 4;
+            size_t group = survivors - k < 4 ? survivors - k : 4;
             for (size_t j = 0; j < group; j++) {
                 size_t i = k + j, length = ends[i] - starts[i], left = length & 3;
                 size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
                 int text = (size_t)__builtin_popcountll((bad >> (16 * j)) & 0xFFFF) <= decoded / 16;
                 out[count].start = starts[i];
                 out[count].end = ends[i];
-                out[count].flags = flagsOf[i];
-                count += (size_t)((fate[i] == FATE_KEEP) | ((fate[i] == FATE_KEEP_IF_TEXT) & text));
+                out[count].flags = flagsOf[i] & (uint8_t)~checkedBit;
+                count += (size_t)(!keepIfText[i] | text);
             }
         }
     }

@@ -9,7 +9,7 @@
 #endif
 
 uint16_t keyshape_class_of[256];
-uint8_t keyshape_class_low[128], keyshape_class_lead[128];
+uint8_t keyshape_class_low[128], keyshape_class_lead[128], keyshape_run_class[128];
 uint8_t keyshape_base64_value[256], keyshape_always_bad_first[256], keyshape_first_bad[256];
 
 static uint16_t class_of(uint8_t b) {
@@ -71,6 +71,12 @@ static void choose(void) {
         keyshape_first_bad[(uint8_t)*c] = 1;
     }
     for (char c = 'g'; c <= 'v'; c++) keyshape_first_bad[(uint8_t)c] = 1;
+    for (int b = 0; b < 128; b++) {
+        uint16_t c = keyshape_class_of[b];
+        keyshape_run_class[b] = (uint8_t)((c & (C_STRONG | C_HEX | C_PLUS_SLASH | C_DASH_UNDERSCORE))
+                                          | (keyshape_always_bad_first[b] ? R_ALWAYS_BAD_FIRST : 0) | ((c & C_LEAD) ? R_LEAD : 0)
+                                          | (keyshape_first_bad[b] ? R_FIRST_BAD : 0));
+    }
     int hardware = hardware_tier();
     int tier = hardware;
     const char *asked = getenv("KEYSHAPE_SIMD");

@@ -210,7 +210,7 @@ private struct Pass {
         if r.flags & UInt32(KEYSHAPE_RUN_NOT_HEX) != 0 { flags |= ByteClass.notHex }
         if r.flags & UInt32(KEYSHAPE_RUN_STANDARD_ONLY) != 0 { flags |= ByteClass.standardOnly }
         if r.flags & UInt32(KEYSHAPE_RUN_URL_ONLY) != 0 { flags |= ByteClass.urlOnly }
-        considerRun(start, runEnd, end, flags, &scratch, &budget, &spans)
+        considerRun(start, runEnd, end, flags, listed: true, &scratch, &budget, &spans)
         return end
     }
 
@@ -224,7 +224,7 @@ private struct Pass {
         if runEnd - start >= SpanFinder.minimumBase64Length {
             var flags: UInt16 = 0
             for k in start..<runEnd { flags |= t[Int(p[k])] }
-            considerRun(start, runEnd, i, flags, &scratch, &budget, &spans)
+            considerRun(start, runEnd, i, flags, listed: false, &scratch, &budget, &spans)
         }
         return i
     }
@@ -258,7 +258,9 @@ private struct Pass {
 
     // MARK: base64 and hex runs
 
-    mutating func considerRun(_ start: Int, _ runEnd: Int, _ end: Int, _ flags: UInt16,
+    /// - Parameter listed: the run is one of the C pass's list, which holds only runs that
+    ///   `quickDrop` keeps when they are read as base64 from their first byte.
+    mutating func considerRun(_ start: Int, _ runEnd: Int, _ end: Int, _ flags: UInt16, listed: Bool,
                               _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {
         // No upper-case letter and no digit: a word or a `snake_case_name`. Base64 of text has
         // one in nearly every 8 characters (each 4 characters start with the top bits of a
@@ -295,8 +297,12 @@ private struct Pass {
             if runEnd - from < SpanFinder.minimumBase64Length { return }
         }
         let encoding: Encoding = !mixed && flags & ByteClass.urlOnly != 0 ? .base64url : .base64
-        // Dropped unread costs no budget: nothing is decoded.
-        if quickDrop(from, runEnd) { return }
+        // Dropped unread costs no budget: nothing is decoded. A listed run read from its first
+        // byte (one of the alphabets, a byte that is not a hex digit, no `0x`) was already
+        // kept by the C pass's check, which is this one.
+        let settled = listed && !mixed && flags & ByteClass.notHex != 0
+            && !(p[start] == UInt8(ascii: "0") && p[start + 1] | 0x20 == UInt8(ascii: "x"))
+        if !settled && quickDrop(from, runEnd) { return }
         guard budget.take((end - from) / 4 * 3 + 2) else { return }
         guard let count = ValueDecoding.base64(p, from..<end, into: wide) else { return }
         keep(encoding, from..<end, UnsafeBufferPointer(start: wide, count: count), &spans)
