@@ -433,9 +433,10 @@ AVX512_LISTER static inline uint64_t bad_in_prefixes4(__m512i y) {
 ///      word (no run without a strong byte is read);
 ///   2. a run at a time, one masked load of up to 64 of its bytes and one permute of the run
 ///      class table: what it holds, and whether its length (4k + 1) or the first characters
-///      of its first four quanta (`bad_by_first_characters`, and for binary spans no three
-///      quanta in a row with a printable first byte) already drop it: the runs that survive
-///      (less than half of them in source) are kept in order for the next steps;
+///      of its first four quanta already drop it (`bad_by_first_characters`, and for binary
+///      spans no three quanta in a row with a printable first byte, from the table's
+///      `R_LEAD`): the runs that survive (less than half of them in source) are kept in order
+///      for the next steps;
 ///   3. a survivor at a time, its base64 decode in one register: whether two printable whole
 ///      quanta and a printable first byte follow each other in it (`may_hold_run` and the
 ///      quanta `binary_drops` reads, exact for 16 quanta and fewer), and its first four quanta
@@ -535,8 +536,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
             flags &= ~(uint32_t)KEYSHAPE_RUN_STRONG;
             uint32_t firstTwo = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(x)) & 0xFFFF;
             int checked = ((flags & KEYSHAPE_RUN_NOT_HEX) != 0) & ((flags & both) != both) & ((firstTwo | 0x2000) != ('0' | 'x' << 8));
-            size_t badFirst = (size_t)__builtin_popcountll(_mm512_test_epi8_mask(c, _mm512_set1_epi8(R_ALWAYS_BAD_FIRST)) & 0x1110)
-                            + (_mm512_test_epi8_mask(c, _mm512_set1_epi8(R_FIRST_BAD)) & 1);
+            size_t badFirst = bad_by_first_characters(p + start);
             uint64_t lead = _mm512_test_epi8_mask(c, _mm512_set1_epi8(R_LEAD));
             size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
             int textNever = badFirst > decoded / 16;

@@ -27,18 +27,14 @@ enum {
 };
 
 /// What a run character is to the AVX-512 lister (`keyshape_run_class`): `C_STRONG`, `C_HEX`,
-/// `C_PLUS_SLASH` and `C_DASH_UNDERSCORE` as in `keyshape_class_of`, and in the bits a run
-/// character's class has no use for (`C_RUN`, `C_STOP`, `C_COLON`) what it makes of the first
-/// byte of a base64 quantum it starts.
-enum {
-    R_ALWAYS_BAD_FIRST = C_RUN,  // `keyshape_always_bad_first`
-    R_LEAD = C_STOP,             // `C_LEAD`
-    R_FIRST_BAD = C_COLON,       // `keyshape_first_bad`
-};
+/// `C_PLUS_SLASH` and `C_DASH_UNDERSCORE` as in `keyshape_class_of`, and in a bit a run
+/// character's class has no use for, whether a base64 quantum it starts has a printable
+/// first byte (`C_LEAD`).
+enum { R_LEAD = C_STOP };
 
 /// Filled once (`keyshape_masks_tier` makes sure): each byte's class bits; the low 8 bits of
 /// the ASCII ones and their `C_LEAD` bit, for AVX-512's two-table byte permute, and their
-/// run classes (the `R_*` bits above, for the lister's permute); the 6-bit
+/// run classes (`R_LEAD` above, for the lister's permute); the 6-bit
 /// value of a base64 character of either alphabet (0 for anything else: the callers pass
 /// run characters only); by a base64 character, whether a quantum it starts has a first byte
 /// that is always bad (`alwaysBadFirst`: `A B E F G H + / - _`, bytes below 0x20 or from F8),

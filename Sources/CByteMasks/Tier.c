@@ -73,9 +73,7 @@ static void choose(void) {
     for (char c = 'g'; c <= 'v'; c++) keyshape_first_bad[(uint8_t)c] = 1;
     for (int b = 0; b < 128; b++) {
         uint16_t c = keyshape_class_of[b];
-        keyshape_run_class[b] = (uint8_t)((c & (C_STRONG | C_HEX | C_PLUS_SLASH | C_DASH_UNDERSCORE))
-                                          | (keyshape_always_bad_first[b] ? R_ALWAYS_BAD_FIRST : 0) | ((c & C_LEAD) ? R_LEAD : 0)
-                                          | (keyshape_first_bad[b] ? R_FIRST_BAD : 0));
+        keyshape_run_class[b] = (uint8_t)((c & (C_STRONG | C_HEX | C_PLUS_SLASH | C_DASH_UNDERSCORE)) | ((c & C_LEAD) ? R_LEAD : 0));
     }
     int hardware = hardware_tier();
     int tier = hardware;
