@@ -277,7 +277,8 @@ private struct Pass {
             }
             return
         }
-        if p[start] == UInt8(ascii: "0") && p[start + 1] | 0x20 == UInt8(ascii: "x") && end == runEnd {
+        let zeroX = p[start] == UInt8(ascii: "0") && p[start + 1] | 0x20 == UInt8(ascii: "x")
+        if zeroX && end == runEnd {
             var k = start + 2
             while k < runEnd && t[Int(p[k])] & ByteClass.hexDigit != 0 { k += 1 }
             if k == runEnd {
@@ -300,8 +301,7 @@ private struct Pass {
         // Dropped unread costs no budget: nothing is decoded. A listed run read from its first
         // byte (one of the alphabets, a byte that is not a hex digit, no `0x`) was already
         // kept by the C pass's check, which is this one.
-        let settled = listed && !mixed && flags & ByteClass.notHex != 0
-            && !(p[start] == UInt8(ascii: "0") && p[start + 1] | 0x20 == UInt8(ascii: "x"))
+        let settled = listed && !mixed && flags & ByteClass.notHex != 0 && !zeroX
         if !settled && quickDrop(from, runEnd) { return }
         guard budget.take((end - from) / 4 * 3 + 2) else { return }
         guard let count = ValueDecoding.base64(p, from..<end, into: wide) else { return }
