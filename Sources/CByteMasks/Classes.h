@@ -26,21 +26,25 @@ enum {
     C_LEAD = 256,       // I-Z a-f: as a base64 quantum's first character, a printable first byte
 };
 
+/// The classes the AVX-512 classifying pass reads (`keyshape_class_words`), one bit each: bit
+/// `k` of a byte's entry becomes word `k` of the pass's bit transpose.
+enum { W_RUN_BIT, W_STRONG_BIT, W_STOP_BIT, W_COLON_BIT, W_LETTER_A_BIT, W_LEAD_BIT };
+
 /// What a run character is to the AVX-512 lister (`keyshape_run_class`): `C_STRONG`, `C_HEX`,
 /// `C_PLUS_SLASH` and `C_DASH_UNDERSCORE` as in `keyshape_class_of`, and in a bit a run
 /// character's class has no use for, whether a base64 quantum it starts has a printable
 /// first byte (`C_LEAD`).
 enum { R_LEAD = C_STOP };
 
-/// Filled once (`keyshape_masks_tier` makes sure): each byte's class bits; the low 8 bits of
-/// the ASCII ones and their `C_LEAD` bit, for AVX-512's two-table byte permute, and their
-/// run classes (`R_LEAD` above, for the lister's permute); the 6-bit
+/// Filled once (`keyshape_masks_tier` makes sure): each byte's class bits; for the ASCII ones,
+/// their `W_*_BIT` classes and their run classes (`R_LEAD` above), for AVX-512's two-table
+/// byte permutes in the classifying pass and the lister; the 6-bit
 /// value of a base64 character of either alphabet (0 for anything else: the callers pass
 /// run characters only); by a base64 character, whether a quantum it starts has a first byte
 /// that is always bad (`alwaysBadFirst`: `A B E F G H + / - _`, bytes below 0x20 or from F8),
 /// or that is bad as a text's first byte (`firstBad`: also `g` to `v`, continuation bytes).
 extern uint16_t keyshape_class_of[256];
-extern uint8_t keyshape_class_low[128], keyshape_class_lead[128], keyshape_run_class[128];
+extern uint8_t keyshape_class_words[128], keyshape_run_class[128];
 extern uint8_t keyshape_base64_value[256], keyshape_always_bad_first[256], keyshape_first_bad[256];
 
 /// The tier to run for a tier asked for: no wider than the hardware's.

@@ -9,7 +9,7 @@
 #endif
 
 uint16_t keyshape_class_of[256];
-uint8_t keyshape_class_low[128], keyshape_class_lead[128], keyshape_run_class[128];
+uint8_t keyshape_class_words[128], keyshape_run_class[128];
 uint8_t keyshape_base64_value[256], keyshape_always_bad_first[256], keyshape_first_bad[256];
 
 static uint16_t class_of(uint8_t b) {
@@ -43,9 +43,11 @@ static int hardware_tier(void) {
     if (__get_cpuid_max(0, 0) < 7) return KEYSHAPE_MASKS_SSE2;
     __cpuid_count(7, 0, a, b, c, d);
     int bmi1 = (b >> 3) & 1, avx2 = (b >> 5) & 1, bmi2 = (b >> 8) & 1, avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1,
-        vbmi = (c >> 1) & 1;
+        vbmi = (c >> 1) & 1, gfni = (c >> 8) & 1;
     if (!avx2 || !bmi1) return KEYSHAPE_MASKS_SSE2;
-    if (avx512f && avx512bw && vbmi && bmi2 && (xlo & 0xE6) == 0xE6) return KEYSHAPE_MASKS_AVX512;  // opmask, ZMM state
+    // GFNI for the classifying pass's bit transpose: every processor with VBMI has it but
+    // Cannon Lake, which runs the AVX2 tier.
+    if (avx512f && avx512bw && vbmi && gfni && bmi2 && (xlo & 0xE6) == 0xE6) return KEYSHAPE_MASKS_AVX512;  // opmask, ZMM state
     return KEYSHAPE_MASKS_AVX2;
 #else
     return KEYSHAPE_MASKS_SCALAR;
@@ -59,8 +61,10 @@ static volatile int hardwareTier = -1;
 static void choose(void) {
     for (int b = 0; b < 256; b++) keyshape_class_of[b] = class_of((uint8_t)b);
     for (int b = 0; b < 128; b++) {
-        keyshape_class_low[b] = (uint8_t)keyshape_class_of[b];
-        keyshape_class_lead[b] = (keyshape_class_of[b] & C_LEAD) ? 1 : 0;
+        uint16_t c = keyshape_class_of[b];
+        keyshape_class_words[b] = (uint8_t)(((c & C_RUN) ? 1 << W_RUN_BIT : 0) | ((c & C_STRONG) ? 1 << W_STRONG_BIT : 0)
+                                          | ((c & C_STOP) ? 1 << W_STOP_BIT : 0) | ((c & C_COLON) ? 1 << W_COLON_BIT : 0)
+                                          | ((c & C_LETTER_A) ? 1 << W_LETTER_A_BIT : 0) | ((c & C_LEAD) ? 1 << W_LEAD_BIT : 0));
     }
     const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     for (int k = 0; k < 62; k++) keyshape_base64_value[(uint8_t)alphabet[k]] = (uint8_t)k;
