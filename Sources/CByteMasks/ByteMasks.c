@@ -631,6 +631,42 @@ size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBin
     return list_runs_plain(p, n, words, keepBinary, &b, out);
 }
 
+#if KEYSHAPE_X86
+/// `keyshape_stop_words`, eight words a step; returns the words done (a multiple of 8). The
+/// compress writes all eight lanes: `count` never passes `w`, so they stay inside `out`.
+__attribute__((target("avx512f,avx512vl,popcnt"))) static size_t stop_words_avx512(const uint64_t *stops, size_t words,
+                                                                                   uint32_t *out, size_t *countOut) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    size_t count = 0, w = 0;
+    for (; w + 8 <= words; w += 8) {
+        __m512i s = _mm512_loadu_si512((const void *)(stops + w));
+        __mmask8 has = _mm512_test_epi64_mask(s, s);
+        __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int)w), lanes);
+        _mm256_storeu_si256((__m256i *)(out + count), _mm256_maskz_compress_epi32(has, index));
+        count += (size_t)__builtin_popcount(has);
+    }
+    *countOut = count;
+    return w;
+}
+#endif
+
+size_t keyshape_stop_words_with(int tier, const uint64_t *stops, size_t words, uint32_t *out) {
+    tier = keyshape_runnable_tier(tier);
+    size_t count = 0, w = 0;
+#if KEYSHAPE_X86
+    if (tier == KEYSHAPE_MASKS_AVX512) w = stop_words_avx512(stops, words, out, &count);
+#endif
+    for (; w < words; w++) {
+        out[count] = (uint32_t)w;
+        count += stops[w] != 0;
+    }
+    return count;
+}
+
+size_t keyshape_stop_words(const uint64_t *stops, size_t words, uint32_t *out) {
+    return keyshape_stop_words_with(keyshape_masks_tier(), stops, words, out);
+}
+
 size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *streaks,
                           uint64_t *scratch, keyshape_run_candidate *out) {
     return keyshape_find_runs_with(keyshape_masks_tier(), p, n, keepBinary, run, stops, streaks, scratch, out);

@@ -18,6 +18,8 @@ final class CandidateSearchTests: XCTestCase {
     struct PassResult: Equatable {
         var run: [UInt64], stops: [UInt64], streaks: [UInt64]
         var runs: [[UInt64]]
+        /// The words of `stops` that hold a stop (`keyshape_stop_words`).
+        var stopWords: [UInt32]
     }
 
     static func pass(_ bytes: [UInt8], tier: Int32, keepBinary: Bool) -> PassResult {
@@ -34,9 +36,14 @@ final class CandidateSearchTests: XCTestCase {
                 }
             }
         }
+        var stopWords = [UInt32](repeating: 0xDEAD, count: words)
+        let stopWordCount = masks.withUnsafeBufferPointer { m in
+            stopWords.withUnsafeMutableBufferPointer { keyshape_stop_words_with(tier, m.baseAddress! + words, words, $0.baseAddress!) }
+        }
         return PassResult(run: Array(masks[0..<words]), stops: Array(masks[words..<2 * words]),
                           streaks: Array(masks[2 * words..<3 * words]),
-                          runs: out[0..<count].map { [$0.start, $0.end, UInt64($0.flags)] })
+                          runs: out[0..<count].map { [$0.start, $0.end, UInt64($0.flags)] },
+                          stopWords: Array(stopWords[0..<stopWordCount]))
     }
 
     /// Buffers for the pass: the finder's seeded source-like buffers, its word-boundary ones,
@@ -94,6 +101,14 @@ final class CandidateSearchTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(runsSeen, 1000)
+        // The scalar tier's list of stop words is its plain definition.
+        var stopWordsSeen = 0
+        for bytes in Self.passBuffers() {
+            let scalar = Self.pass(bytes, tier: 0, keepBinary: false)
+            XCTAssertEqual(scalar.stopWords, scalar.stops.indices.filter { scalar.stops[$0] != 0 }.map { UInt32($0) })
+            stopWordsSeen += scalar.stopWords.count
+        }
+        XCTAssertGreaterThan(stopWordsSeen, 1000)
         // The x86-64 machines this runs on have SSE2 at least: the vector code was compared.
         #if arch(x86_64)
         XCTAssertGreaterThanOrEqual(keyshape_masks_hardware_tier(), Int32(KEYSHAPE_MASKS_SSE2))
