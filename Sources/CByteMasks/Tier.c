@@ -42,12 +42,13 @@ static int hardware_tier(void) {
     if ((xlo & 0x6) != 0x6) return KEYSHAPE_MASKS_SSE2;  // XMM and YMM state
     if (__get_cpuid_max(0, 0) < 7) return KEYSHAPE_MASKS_SSE2;
     __cpuid_count(7, 0, a, b, c, d);
-    int bmi1 = (b >> 3) & 1, avx2 = (b >> 5) & 1, bmi2 = (b >> 8) & 1, avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1,
+    int bmi1 = (b >> 3) & 1, avx2 = (b >> 5) & 1, bmi2 = (b >> 8) & 1, avx512f = (b >> 16) & 1, avx512cd = (b >> 28) & 1,
+        avx512bw = (b >> 30) & 1,
         vbmi = (c >> 1) & 1, gfni = (c >> 8) & 1;
     if (!avx2 || !bmi1) return KEYSHAPE_MASKS_SSE2;
-    // GFNI for the classifying pass's bit transpose: every processor with VBMI has it but
-    // Cannon Lake, which runs the AVX2 tier.
-    if (avx512f && avx512bw && vbmi && gfni && bmi2 && (xlo & 0xE6) == 0xE6) return KEYSHAPE_MASKS_AVX512;  // opmask, ZMM state
+    // GFNI for the classifying pass's bit transpose (every processor with VBMI has it but
+    // Cannon Lake, which runs the AVX2 tier) and CD for the lister's leading-zero counts.
+    if (avx512f && avx512cd && avx512bw && vbmi && gfni && bmi2 && (xlo & 0xE6) == 0xE6) return KEYSHAPE_MASKS_AVX512;  // opmask, ZMM state
     return KEYSHAPE_MASKS_AVX2;
 #else
     return KEYSHAPE_MASKS_SCALAR;
