@@ -253,7 +253,7 @@ final class CandidateSearchTests: XCTestCase {
     /// search one read per word once, at the value's end, not a search back from every word.
     func testTheStartSearchStaysLinearInALongValue() throws {
         guard keyshape_masks_hardware_tier() >= Int32(KEYSHAPE_MASKS_AVX512) else {
-            throw XCTSkip("the processor has no AVX-512 (BW, VBMI, GFNI): the lister this checks does not run here")
+            throw XCTSkip("the processor has no AVX-512 (BW, VBMI, CD, GFNI): the lister this checks does not run here")
         }
         var r = Seeded(seed: 3)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
