@@ -659,12 +659,12 @@ size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBin
 /// compress writes all eight lanes: `count` never passes `w`, so they stay inside `out`.
 __attribute__((target("avx512f,avx512vl,popcnt"))) static size_t stop_words_avx512(const uint64_t *stops, size_t words,
                                                                                    uint32_t *out, size_t *countOut) {
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i offsets = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     size_t count = 0, w = 0;
     for (; w + 8 <= words; w += 8) {
         __m512i s = _mm512_loadu_si512((const void *)(stops + w));
         __mmask8 has = _mm512_test_epi64_mask(s, s);
-        __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int)w), lanes);
+        __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int)w), offsets);
         _mm256_storeu_si256((__m256i *)(out + count), _mm256_maskz_compress_epi32(has, index));
         count += (size_t)__builtin_popcount(has);
     }

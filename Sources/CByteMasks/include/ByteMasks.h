@@ -67,7 +67,7 @@ enum {
     KEYSHAPE_MASKS_SCALAR = 0,   // a byte loop: the reference the others are tested against
     KEYSHAPE_MASKS_SSE2 = 1,     // 16 bytes a step (every x86-64)
     KEYSHAPE_MASKS_AVX2 = 2,     // 32 bytes a step; base64 decoded four quanta to a register
-    KEYSHAPE_MASKS_AVX512 = 3,   // 64 bytes a step, one table lookup (AVX-512 BW, VBMI and GFNI)
+    KEYSHAPE_MASKS_AVX512 = 3,   // 64 bytes a step, one table lookup (AVX-512 BW, VBMI, CD and GFNI)
 };
 
 /// The widest implementation this processor and OS run; the environment variable
