@@ -87,8 +87,10 @@ final class StagedTests: XCTestCase {
     func testRunsThreeGitProcesses() throws {
         let tools = TempDir()
         let log = tools.path + "/git.log"
-        // Logs each invocation's arguments on one line, then runs the real git.
-        tools.write("git", "#!/bin/sh\nprintf '%s ' \"$@\" >> '\(log)'\necho >> '\(log)'\nexec '\(GitFixture.gitPath)' \"$@\"\n")
+        // Logs each invocation's arguments on one line, in one write (the gits run at once:
+        // a line written in two parts could take another's between them, which made the test
+        // fail now and then), then runs the real git.
+        tools.write("git", "#!/bin/sh\nline=\"$*\"\nprintf '%s\\n' \"$line\" >> '\(log)'\nexec '\(GitFixture.gitPath)' \"$@\"\n")
         XCTAssertEqual(chmod(tools.path + "/git", 0o755), 0)
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = tools.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
