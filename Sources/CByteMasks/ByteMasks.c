@@ -186,13 +186,9 @@ AVX512 static size_t words_avx512(const uint8_t *p, size_t n, const bitmaps *in,
         __m512i c = _mm512_maskz_permutex2var_epi8(~_mm512_movepi8_mask(x), low, x, high);
         __m512i t = _mm512_gf2p8affine_epi64_epi8(_mm512_gf2p8affine_epi64_epi8(bitsOneByOne, c, 0), bitsOneByOne, 0);
         _mm512_store_si512((void *)classes, _mm512_permutexvar_epi8(gather, t));
-        size_t w = i / 64;
-        uint64_t letterA = classes[W_LETTER_A_BIT];
-        local.run[w] = classes[W_RUN_BIT];
-        local.stops[w] = classes[W_STOP_BIT] | (classes[W_COLON_BIT] & ((letterA << 1) | carryA));
-        carryA = letterA >> 63;
-        local.leads[w] = classes[W_LEAD_BIT];
-        local.strong[w] = classes[W_STRONG_BIT];
+        lanes l = {classes[W_RUN_BIT], classes[W_STOP_BIT], classes[W_COLON_BIT], classes[W_LETTER_A_BIT], classes[W_LEAD_BIT]};
+        store_word(&local, i / 64, l, &carryA);
+        local.strong[i / 64] = classes[W_STRONG_BIT];
     }
     *carryInOut = carryA;
     return i;
@@ -417,6 +413,29 @@ static uint64_t run_holds_strong(const uint64_t *strong, size_t start, size_t en
     return 0;
 }
 
+/// The indices of the nonzero words of `m[from..<to]`, in order, eight words a test; returns
+/// how many. The compress writes all eight lanes: the count never passes the words read, so
+/// `out` needs room for `to - from` only. Word indices fit 32 bits: buffers stay far below
+/// 256 GiB. In source two words in three hold no long run's end and 94% no stop: the lister
+/// and the walk read only the others.
+__attribute__((target("avx512f,avx512vl,popcnt"))) static size_t nonzero_words_avx512(const uint64_t *m, size_t from, size_t to,
+                                                                                      uint32_t *out) {
+    const __m256i offsets = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    size_t count = 0, w = from;
+    for (; w + 8 <= to; w += 8) {
+        __m512i x = _mm512_loadu_si512((const void *)(m + w));
+        __mmask8 has = _mm512_test_epi64_mask(x, x);
+        __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int)w), offsets);
+        _mm256_storeu_si256((__m256i *)(out + count), _mm256_maskz_compress_epi32(has, index));
+        count += (size_t)__builtin_popcount(has);
+    }
+    for (; w < to; w++) {
+        out[count] = (uint32_t)w;
+        count += m[w] != 0;
+    }
+    return count;
+}
+
 #define AVX512_LISTER __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512cd,gfni,bmi,bmi2,popcnt,avx2,lzcnt")))
 
 /// `bad_bytes` of four values at once: each 16-byte lane of `y` holds one value's first 12
@@ -473,7 +492,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
     size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 8];
     uint8_t flagsOf[4 * BLOCK_WORDS + 8], keepIfText[4 * BLOCK_WORDS + 8];
     uint8_t prefixes[16 * (4 * BLOCK_WORDS + 8)] __attribute__((aligned(64)));
-    uint64_t wordsWithEnds[BLOCK_WORDS + 8];
+    uint32_t wordsWithEnds[BLOCK_WORDS];
     size_t count = 0;
     for (size_t w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
         size_t w1 = w0 + BLOCK_WORDS < words ? w0 + BLOCK_WORDS : words;
@@ -488,16 +507,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
         // 231 MB's 0.044 s, now 0.010 s). Before, a carry chain through every word
         // (`ends_holding` of the strong bytes) found the strong runs: the C pass took a tenth
         // longer.
-        size_t holding = 0;
-        size_t w = w0;
-        for (; w + 8 <= w1; w += 8) {
-            __m512i e8 = _mm512_loadu_si512((const void *)(b->longStarts + w));
-            __mmask8 has = _mm512_test_epi64_mask(e8, e8);
-            __m512i index = _mm512_add_epi64(_mm512_set1_epi64((long long)w), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
-            _mm512_storeu_si512((void *)(wordsWithEnds + holding), _mm512_maskz_compress_epi64(has, index));
-            holding += (size_t)__builtin_popcount(has);
-        }
-        for (; w < w1; w++) wordsWithEnds[holding] = w, holding += b->longStarts[w] != 0;
+        size_t holding = nonzero_words_avx512(b->longStarts, w0, w1, wordsWithEnds);
         size_t endCount = 0;
         for (size_t j = 0; j < holding; j++) {
             size_t v = (size_t)wordsWithEnds[j];
@@ -654,32 +664,13 @@ size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBin
     return list_runs_plain(p, n, words, keepBinary, &b, out);
 }
 
-#if KEYSHAPE_X86
-/// `keyshape_stop_words`, eight words a step; returns the words done (a multiple of 8). The
-/// compress writes all eight lanes: `count` never passes `w`, so they stay inside `out`.
-__attribute__((target("avx512f,avx512vl,popcnt"))) static size_t stop_words_avx512(const uint64_t *stops, size_t words,
-                                                                                   uint32_t *out, size_t *countOut) {
-    const __m256i offsets = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    size_t count = 0, w = 0;
-    for (; w + 8 <= words; w += 8) {
-        __m512i s = _mm512_loadu_si512((const void *)(stops + w));
-        __mmask8 has = _mm512_test_epi64_mask(s, s);
-        __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int)w), offsets);
-        _mm256_storeu_si256((__m256i *)(out + count), _mm256_maskz_compress_epi32(has, index));
-        count += (size_t)__builtin_popcount(has);
-    }
-    *countOut = count;
-    return w;
-}
-#endif
-
 size_t keyshape_stop_words_with(int tier, const uint64_t *stops, size_t words, uint32_t *out) {
     tier = keyshape_runnable_tier(tier);
-    size_t count = 0, w = 0;
 #if KEYSHAPE_X86
-    if (tier == KEYSHAPE_MASKS_AVX512) w = stop_words_avx512(stops, words, out, &count);
+    if (tier == KEYSHAPE_MASKS_AVX512) return nonzero_words_avx512(stops, 0, words, out);
 #endif
-    for (; w < words; w++) {
+    size_t count = 0;
+    for (size_t w = 0; w < words; w++) {
         out[count] = (uint32_t)w;
         count += stops[w] != 0;
     }
