@@ -1,6 +1,8 @@
 // The classifying pass (`keyshape_find_runs`): bitmaps of a buffer and its list of long runs.
 #include "Base64Drops.h"
 
+#include <string.h>
+
 /// One 64-byte word's lanes: bit k of each is byte k of the word.
 typedef struct {
     uint64_t run, stop, colon, letterA, lead;
@@ -10,8 +12,9 @@ typedef struct {
 /// `scratch`: `longStarts` (where runs of 16 or more start; the AVX-512 tier writes where
 /// they end instead), `leads`, and `strong` (upper-case letters and digits: only the AVX-512
 /// lister reads it; the other tiers' passes leave it but for the byte loop's last words).
+/// The AVX2 lister writes where long runs end (`longEnds`) in `strong`'s room.
 typedef struct {
-    uint64_t *run, *stops, *streaks, *longStarts, *leads, *strong;
+    uint64_t *run, *stops, *streaks, *longStarts, *leads, *strong, *longEnds;
 } bitmaps;
 
 /// `carryA`: whether the byte before the word is `a` or `A` (bit 0).
@@ -99,35 +102,53 @@ AVX2 static inline __m256i within32(__m256i v, uint8_t limit) {
     return _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8((char)limit)), v);
 }
 
-/// 32 bytes' lanes: the SSE2 code twice as wide.
-AVX2 static inline void classify32(const uint8_t *p, int shift, lanes *l) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)p);
-    __m256i lower = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
-    __m256i letter = within32(_mm256_sub_epi8(lower, _mm256_set1_epi8('a')), 25);
-    __m256i digit = within32(_mm256_sub_epi8(x, _mm256_set1_epi8('0')), 9);
-    __m256i sign = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('+')), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('/'))),
-                                   _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('_'))));
-    __m256i lead = _mm256_or_si256(within32(_mm256_sub_epi8(x, _mm256_set1_epi8('I')), 'Z' - 'I'),
-                                   within32(_mm256_sub_epi8(x, _mm256_set1_epi8('a')), 5));
-    l->run |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(letter, digit), sign)) << shift;
-    l->stop |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')),
-                                                                        _mm256_cmpeq_epi8(x, _mm256_set1_epi8('%')))) << shift;
-    l->colon |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(':'))) << shift;
-    l->letterA |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8('a'))) << shift;
-    l->lead |= (uint64_t)(uint32_t)_mm256_movemask_epi8(lead) << shift;
+/// The classes of 32 bytes as two nibble lookups ANDed (`Classes.h`).
+AVX2 static inline __m256i nibble_classes32(__m256i x, __m256i low, __m256i high) {
+    __m256i highNibbles = _mm256_and_si256(_mm256_srli_epi16(x, 4), _mm256_set1_epi8(0x0F));
+    // A byte from 0x80 shuffles to 0 from the low table: in no class.
+    return _mm256_and_si256(_mm256_shuffle_epi8(low, x), _mm256_shuffle_epi8(high, highNibbles));
 }
 
+/// 32 bytes' run, lead and stop lanes, from the bytes `x` and the bytes before each of them
+/// (`before`: whether a colon follows an `a`). Run characters and leads come from one nibble
+/// lookup (`keyshape_word_nibbles`) and a saturating add each, which carries a byte's class
+/// bits into its top bit for `movemask`; the stops from compares.
+AVX2 static inline void classify32(__m256i x, __m256i before, __m256i low, __m256i high, uint32_t *run, uint32_t *lead,
+                                   uint32_t *stop) {
+    __m256i c = nibble_classes32(x, low, high);
+    *run = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(_mm256_and_si256(c, _mm256_set1_epi8(0x1F)), _mm256_set1_epi8(0x7F)));
+    *lead = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x60)));
+    __m256i afterA = _mm256_cmpeq_epi8(_mm256_or_si256(before, _mm256_set1_epi8(0x20)), _mm256_set1_epi8('a'));
+    __m256i colonAfterA = _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(':')), afterA);
+    __m256i backslashOrPercent = _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('%')));
+    *stop = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(backslashOrPercent, colonAfterA));
+}
+
+/// 64 bytes a step. The bytes before each are read as a second load one byte back; the
+/// buffer's first 32 bytes have none, so theirs are the bytes shifted across the register's
+/// halves with a zero first. On 100 MB of the benchmark tree in 100 KB buffers (one AVX2
+/// processor, profile samples over 10 rounds), a range or compare per class took 0.016 s, the
+/// nibble lookups 0.009 s.
 AVX2 static size_t words_avx2(const uint8_t *p, size_t n, const bitmaps *in, uint64_t *carryInOut) {
     const bitmaps local = *in;
-    uint64_t carryA = *carryInOut;
+    const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)keyshape_word_nibbles));
+    const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(keyshape_word_nibbles + 16)));
     size_t i = 0;
     for (; i + 64 <= n; i += 64) {
-        lanes l = {0};
-        classify32(p + i, 0, &l);
-        classify32(p + i + 32, 32, &l);
-        store_word(&local, i / 64, l, &carryA);
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(p + i)), x1 = _mm256_loadu_si256((const __m256i *)(p + i + 32));
+        __m256i before0 = i > 0 ? _mm256_loadu_si256((const __m256i *)(p + i - 1))
+                                : _mm256_alignr_epi8(x0, _mm256_permute2x128_si256(x0, x0, 0x08), 15);
+        __m256i before1 = _mm256_loadu_si256((const __m256i *)(p + i + 31));
+        uint32_t run0, lead0, stop0, run1, lead1, stop1;
+        classify32(x0, before0, low, high, &run0, &lead0, &stop0);
+        classify32(x1, before1, low, high, &run1, &lead1, &stop1);
+        size_t w = i / 64;
+        local.run[w] = (uint64_t)run1 << 32 | run0;
+        local.stops[w] = (uint64_t)stop1 << 32 | stop0;
+        local.leads[w] = (uint64_t)lead1 << 32 | lead0;
     }
-    *carryInOut = carryA;
+    // The byte loop after this word reads whether the word's last byte is `a` or `A`.
+    if (i > 0) *carryInOut = (p[i - 1] | 0x20) == 'a';
     return i;
 }
 
@@ -275,6 +296,15 @@ static inline uint64_t long_ends(uint64_t lo, uint64_t hi) {
 }
 
 #if KEYSHAPE_X86
+/// `WORD_PAIRS` for the AVX2 lister, with the long runs' ends too (in `longEnds`).
+AVX2 static void word_pairs_ends_avx2(size_t words, const bitmaps *b) {
+    word_pairs_avx2(words, b);
+    const uint64_t *run = b->run;
+    uint64_t *ends = b->longEnds;
+    ends[0] = long_ends(0, run[0]);
+    for (size_t w = 1; w < words; w++) ends[w] = long_ends(run[w - 1], run[w]);
+}
+
 /// `WORD_PAIRS` for the AVX-512 lister: long-run ends (in `longStarts`) and lead streaks.
 AVX512 static void word_ends_avx512(size_t words, const bitmaps *b) {
     const uint64_t *run = b->run, *lead = b->leads;
@@ -333,6 +363,19 @@ static inline size_t flatten4(uint64_t m, size_t base, size_t *out) {
     return count;
 }
 
+/// `flatten4` for words that mostly hold one or two bits: two positions written, and the
+/// other two only for a word that has them (2% of the words with a long run's start or end
+/// in source: the branch is rarely taken).
+static inline size_t flatten2(uint64_t m, size_t base, size_t *out) {
+    const uint64_t top = (uint64_t)1 << 63;
+    size_t count = (size_t)__builtin_popcountll(m);
+    out[0] = base + lowest_bit(m | top);
+    uint64_t rest = m & (m - 1);
+    out[1] = base + lowest_bit(rest | top);
+    if (__builtin_expect(count > 2, 0)) flatten4(rest & (rest - 1), base, out + 2);
+    return count;
+}
+
 /// Words a block of `list_runs` lists at a time: its position lists stay in L1.
 enum { BLOCK_WORDS = 256 };
 
@@ -383,7 +426,174 @@ enum { BLOCK_WORDS = 256 };
 #define RUN_FLAGS_SCALAR(p, n, start, end) run_flags_scalar(p, start, end)
 LIST_RUNS(list_runs_plain, , (void)n;, RUN_FLAGS_SCALAR, drops_scalar)
 #if KEYSHAPE_X86
-LIST_RUNS(list_runs_avx2, AVX2, , run_flags_avx2, drops_simd)
+
+/// Base64 values of 32 run characters (or zero bytes, whose value is 0), each quantum's 24
+/// bits in a 32-bit lane, first character highest (`quanta16` twice as wide).
+AVX2 static inline __m256i quanta32(__m256i x) {
+    __m256i high = _mm256_and_si256(_mm256_srli_epi32(x, 4), _mm256_set1_epi8(0x0F));
+    __m256i offsets = _mm256_setr_epi8(0, 0, 16, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0,
+                                       0, 0, 16, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
+    __m256i v = _mm256_add_epi8(x, _mm256_shuffle_epi8(offsets, high));
+    v = _mm256_add_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('+')), _mm256_set1_epi8(3)));
+    v = _mm256_add_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('-')), _mm256_set1_epi8(1)));
+    v = _mm256_add_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('_')), _mm256_set1_epi8(33)));
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(v, _mm256_set1_epi32(0x01400140)), _mm256_set1_epi32(0x00011000));
+}
+
+/// Printable bytes (0x20 to 0x7E) as 0xFF.
+AVX2 static inline __m256i printable32(__m256i x) {
+    __m256i fromSpace = _mm256_sub_epi8(x, _mm256_set1_epi8(0x20));
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(fromSpace, _mm256_set1_epi8(0x5E)), fromSpace);
+}
+
+/// A run's bytes from its first, `start`, for 64 bytes: in the buffer, or, within 64 bytes
+/// of its end, copied to `copy` (no load reads past the buffer).
+static inline const uint8_t *run_bytes(const uint8_t *p, size_t n, size_t start, uint8_t copy[64]) {
+    if (__builtin_expect(start + 64 <= n, 1)) return p + start;
+    memset(copy, 0, 64);
+    memcpy(copy, p + start, n - start);
+    return copy;
+}
+
+/// 32 bytes of 0xFF, then 32 of 0: `bytes_in_run`'s sliding window.
+static const uint8_t firstOnes[64] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
+
+/// 0xFF in the first `length` bytes of 32 (all of them from 32 on): a load from a sliding
+/// window, where a compare with a broadcast length took three instructions.
+AVX2 static inline __m256i bytes_in_run(size_t length) {
+    return _mm256_loadu_si256((const __m256i *)(firstOnes + 32 - (length < 32 ? length : 32)));
+}
+
+/// The AVX2 run lister: the same list as `LIST_RUNS`, in the AVX-512 lister's steps, with
+/// no branch on what a run holds (a long run in source is kept or dropped about as
+/// unpredictably as a coin, and `LIST_RUNS` branched on it at every check):
+///   1. each long run's start and end, from the word lists of `LIST_RUNS`;
+///   2. a run at a time, up to 64 of its bytes in two registers and their classes from one
+///      nibble lookup (`keyshape_run_nibbles`): whether it holds a strong byte, what else it
+///      holds, and whether its length or the first characters of its first four quanta
+///      already drop it, as the AVX-512 lister's step 2; the runs that survive are kept in
+///      order;
+///   3. a survivor at a time, its first 12 decoded bytes' bad bytes and, when binary spans are
+///      kept, whether two printable whole quanta and a printable first byte follow each other
+///      in its decode (exact for 16 quanta and fewer), as the AVX-512 lister's steps 3 and 4.
+/// On 100 MB of the benchmark tree in 100 KB buffers already in cache, the pass and list took
+/// 0.037 s, against 0.053 s with the compares of `classify32` before and `LIST_RUNS` (fastest
+/// of five rounds, the two interleaved buffer by buffer, on one AVX2 processor); per round,
+/// 0.70 to 0.74 of the time.
+AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int keepBinary, const bitmaps *b,
+                                  keyshape_run_candidate *out) {
+    const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)keyshape_run_nibbles));
+    const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(keyshape_run_nibbles + 16)));
+    const __m128i prefixOrder = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+    const uint64_t quantumLanes = 0x1111111111111111ULL;
+    const uint32_t both = KEYSHAPE_RUN_STANDARD_ONLY | KEYSHAPE_RUN_URL_ONLY;
+    // Step 2 keeps whether a run is read as base64 from its first byte in the flags' top bit.
+    const uint8_t checkedBit = 0x80;
+    size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 4];
+    uint8_t flagsOf[4 * BLOCK_WORDS + 8];
+    uint32_t wordsWithEnds[BLOCK_WORDS];
+    uint8_t copy[64];
+    size_t pending = 0, count = 0;
+    for (size_t w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
+        size_t w1 = w0 + BLOCK_WORDS < words ? w0 + BLOCK_WORDS : words;
+        // 1. The words that hold a long run's start or end (a third of the words in source),
+        // listed without a branch, then their starts and ends. Flattening every word, as
+        // `LIST_RUNS` does, took 43% of the lister's time.
+        size_t holding = 0;
+        for (size_t w = w0; w < w1; w++) {
+            wordsWithEnds[holding] = (uint32_t)w;
+            holding += (b->longStarts[w] | b->longEnds[w]) != 0;
+        }
+        size_t startCount = pending, endCount = 0;
+        for (size_t j = 0; j < holding; j++) {
+            size_t w = wordsWithEnds[j];
+            startCount += flatten2(b->longStarts[w], w * 64, starts + startCount);
+            endCount += flatten2(b->longEnds[w], w * 64, ends + endCount);
+        }
+        // 2. `&` rather than `&&`, and the drop kept in a register (`asm`), as in the AVX-512
+        // lister: one branch, on what is rarely true.
+        size_t survivors = 0;
+        for (size_t k = 0; k < endCount; k++) {
+            size_t start = starts[k], end = ends[k], length = end - start, left = length & 3;
+            const uint8_t *q = run_bytes(p, n, start, copy);
+            // The first 32 bytes; the next 32 only for the runs that have them (11% of the
+            // long runs in source: the branch costs less than the work it saves).
+            __m256i in = bytes_in_run(length), c = nibble_classes32(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)q), in), low, high);
+            __m256i any = c;
+            // A dash or underscore: N_DASH_SLASH_UNDERSCORE without N_PLUS_SLASH (the bit
+            // below it, shifted up).
+            __m256i dashUnderscore = _mm256_andnot_si256(_mm256_slli_epi16(c, 1), c);
+            __m256i notHex = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(c, _mm256_set1_epi8(N_HEX)), _mm256_setzero_si256()), in);
+            // A lead's entry is 0x20 or more: the saturating add sets its top bit.
+            uint64_t lead = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x60)));
+            if (length > 32) {
+                in = bytes_in_run(length - 32);
+                c = nibble_classes32(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(q + 32)), in), low, high);
+                any = _mm256_or_si256(any, c);
+                dashUnderscore = _mm256_or_si256(dashUnderscore, _mm256_andnot_si256(_mm256_slli_epi16(c, 1), c));
+                notHex = _mm256_or_si256(notHex, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(c, _mm256_set1_epi8(N_HEX)), _mm256_setzero_si256()), in));
+                lead |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x60))) << 32;
+            }
+            uint32_t flags = (_mm256_testz_si256(notHex, notHex) ? 0 : KEYSHAPE_RUN_NOT_HEX)
+                           | (_mm256_testz_si256(any, _mm256_set1_epi8(N_PLUS_SLASH)) ? 0 : KEYSHAPE_RUN_STANDARD_ONLY)
+                           | (_mm256_testz_si256(dashUnderscore, _mm256_set1_epi8(N_DASH_SLASH_UNDERSCORE)) ? 0 : KEYSHAPE_RUN_URL_ONLY)
+                           | (_mm256_testz_si256(any, _mm256_set1_epi8(N_STRONG)) ? 0 : KEYSHAPE_RUN_STRONG);
+            if (__builtin_expect(length > 64, 0)) flags |= run_flags_avx2(p, n, start + 64, end);
+            int strong = (flags & KEYSHAPE_RUN_STRONG) != 0;
+            flags &= ~(uint32_t)KEYSHAPE_RUN_STRONG;
+            int checked = ((flags & KEYSHAPE_RUN_NOT_HEX) != 0) & ((flags & both) != both) & ((q[0] != '0') | ((q[1] | 0x20) != 'x'));
+            size_t badFirst = bad_by_first_characters(q);
+            size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
+            int textNever = badFirst > decoded / 16;
+            int runNever = ((lead & (lead >> 4) & (lead >> 8) & quantumLanes) == 0) & (length <= 64);
+            int drop = !strong | (checked & ((left == 1) | (textNever & ((keepBinary == 0) | runNever))));
+            __asm__("" : "+r"(drop));
+            starts[survivors] = start;
+            ends[survivors] = end;
+            flagsOf[survivors] = (uint8_t)(flags | (uint32_t)checked << 7);
+            survivors += !drop;
+        }
+        // 3. Each survivor's quanta.
+        for (size_t k = 0; k < survivors; k++) {
+            size_t start = starts[k], end = ends[k], length = end - start, left = length & 3;
+            const uint8_t *q = run_bytes(p, n, start, copy);
+            __m256i x0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)q), bytes_in_run(length));
+            int checked = (flagsOf[k] & checkedBit) != 0;
+            // Lane bytes: third, second, first decoded byte, then 0 (never printable).
+            __m256i quanta0 = quanta32(x0);
+            __m128i prefix = _mm_shuffle_epi8(_mm256_castsi256_si128(quanta0), prefixOrder);
+            size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
+            int text = bad_in_prefix(classify12_vector(prefix)) <= decoded / 16;
+            int holdsRun = 0;
+            if (keepBinary) {
+                __m256i x1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(q + 32)), bytes_in_run(length < 32 ? 0 : length - 32));
+                __m256i quanta1 = quanta32(x1);
+                uint64_t printable = (uint64_t)(uint32_t)_mm256_movemask_epi8(printable32(quanta0))
+                                   | (uint64_t)(uint32_t)_mm256_movemask_epi8(printable32(quanta1)) << 32;
+                size_t wholeQuanta = length / 4, quantaCount = wholeQuanta + (left >= 2);
+                uint64_t whole = printable & (printable >> 1) & (printable >> 2) & quantumLanes
+                               & (wholeQuanta < 16 ? ((uint64_t)1 << (4 * wholeQuanta)) - 1 : ~(uint64_t)0);
+                uint64_t firsts = (printable >> 2) & quantumLanes & (quantaCount < 16 ? ((uint64_t)1 << (4 * quantaCount)) - 1 : ~(uint64_t)0);
+                holdsRun = (whole & (whole >> 4) & (firsts >> 8)) != 0;
+                int longAndChecked = (length > 64) & checked;
+                __asm__("" : "+r"(longAndChecked));
+                if (__builtin_expect(longAndChecked, 0)) holdsRun = !binary_drops(p + start, start, length, b->streaks);
+            }
+            int keepIfText = checked & !((keepBinary != 0) & holdsRun);
+            out[count].start = start;
+            out[count].end = end;
+            out[count].flags = flagsOf[k] & (uint8_t)~checkedBit;
+            count += (size_t)(!keepIfText | text);
+        }
+        /* A run that goes on into the next block: its start waits for its end. */
+        pending = startCount - endCount;
+        for (size_t k = 0; k < pending; k++) starts[k] = starts[endCount + k];
+    }
+    return count;
+}
 
 /// Words `run_start` read, on this thread (`keyshape_masks_backward_words`).
 static _Thread_local uint64_t backwardWords;
@@ -641,7 +851,7 @@ size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBin
                                uint64_t *streaks, uint64_t *scratch, keyshape_run_candidate *out) {
     tier = keyshape_runnable_tier(tier);
     size_t words = keyshape_masks_words(n);
-    bitmaps b = {run, stops, streaks, scratch, scratch + words, scratch + 2 * words};
+    bitmaps b = {run, stops, streaks, scratch, scratch + words, scratch + 2 * words, scratch + 2 * words};
     uint64_t carryA = 0;
     size_t done = 0;
 #if KEYSHAPE_X86
@@ -656,7 +866,7 @@ size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBin
         return list_runs_avx512(p, words, keepBinary, &b, out);
     }
     if (tier == KEYSHAPE_MASKS_AVX2) {
-        word_pairs_avx2(words, &b);
+        word_pairs_ends_avx2(words, &b);
         return list_runs_avx2(p, n, words, keepBinary, &b, out);
     }
 #endif

@@ -36,6 +36,30 @@ enum { W_RUN_BIT, W_STRONG_BIT, W_STOP_BIT, W_COLON_BIT, W_LETTER_A_BIT, W_LEAD_
 /// first byte (`C_LEAD`).
 enum { R_LEAD = C_STOP };
 
+/// The AVX2 tier's classes come from two 16-entry byte shuffles (`pshufb`), of a byte's low
+/// and of its high nibble, ANDed: bit k is set when the byte lies in rectangle k, a set of low
+/// nibbles by a set of high nibbles (bytes from 0x80 lie in none). `keyshape_word_nibbles`
+/// (low nibbles' entries, then high nibbles') has the classifying pass's rectangles: bits 0 to
+/// 4 cover the run characters (`A-O a-o`, `P-Z p-z`, digits, `+ - /`, `_`), bits 5 to 7 the
+/// lead characters (`I-O`, `P-Z`, `a-f`), so that a byte is a run character when one of its
+/// low five bits is set and a lead when its entry is 0x20 or more. `keyshape_run_nibbles` has
+/// the lister's, read for run characters only (`N_*`).
+extern uint8_t keyshape_word_nibbles[32], keyshape_run_nibbles[32];
+enum {
+    N_DIGIT = 1,
+    N_A_TO_O = 2,
+    N_HEX_LETTER = 4,               // A-F a-f
+    N_PLUS_SLASH = 8,
+    N_DASH_SLASH_UNDERSCORE = 16,   // a dash or underscore has it without N_PLUS_SLASH
+    N_I_TO_O = 32,
+    N_P_TO_Z = 64,
+    N_LOWER_A_TO_F = 128,
+    N_STRONG = N_DIGIT | N_A_TO_O | N_P_TO_Z,
+    N_HEX = N_DIGIT | N_HEX_LETTER,
+    // The lead characters' bits are the top three: a lead's entry is 0x20 or more.
+    N_LEAD = N_I_TO_O | N_P_TO_Z | N_LOWER_A_TO_F,
+};
+
 /// Filled once (`keyshape_masks_tier` makes sure): each byte's class bits; for the ASCII ones,
 /// their `W_*_BIT` classes and their run classes (`R_LEAD` above), for AVX-512's two-table
 /// byte permutes in the classifying pass and the lister; the 6-bit

@@ -10,6 +10,7 @@
 
 uint16_t keyshape_class_of[256];
 uint8_t keyshape_class_words[128], keyshape_run_class[128];
+uint8_t keyshape_word_nibbles[32], keyshape_run_nibbles[32];
 uint8_t keyshape_base64_value[256], keyshape_always_bad_first[256], keyshape_first_bad[256];
 
 static uint16_t class_of(uint8_t b) {
@@ -55,6 +56,51 @@ static int hardware_tier(void) {
 #endif
 }
 
+/// A rectangle of `Classes.h`'s nibble tables: its bit, its low nibbles and its high
+/// nibbles (bit k of each set: nibble k).
+typedef struct {
+    uint8_t bit;
+    uint16_t lows, highs;
+} rectangle;
+
+#define NIBBLES(from, to) ((uint16_t)(((1u << ((to) + 1)) - 1) & ~((1u << (from)) - 1)))
+#define NIBBLE(k) ((uint16_t)(1u << (k)))
+
+static void fill_nibbles(uint8_t *table, const rectangle *r, int count) {
+    for (int k = 0; k < count; k++) {
+        for (int nibble = 0; nibble < 16; nibble++) {
+            if ((r[k].lows >> nibble) & 1) table[nibble] |= r[k].bit;
+            if ((r[k].highs >> nibble) & 1) table[16 + nibble] |= r[k].bit;
+        }
+    }
+}
+
+static void fill_nibble_tables(void) {
+    const rectangle word[] = {
+        {1, NIBBLES(1, 15), NIBBLE(4) | NIBBLE(6)},        // A-O a-o
+        {2, NIBBLES(0, 10), NIBBLE(5) | NIBBLE(7)},        // P-Z p-z
+        {4, NIBBLES(0, 9), NIBBLE(3)},                     // 0-9
+        {8, NIBBLE(11) | NIBBLE(13) | NIBBLE(15), NIBBLE(2)},  // + - /
+        {16, NIBBLE(15), NIBBLE(5)},                       // _
+        {32, NIBBLES(9, 15), NIBBLE(4)},                   // I-O
+        {64, NIBBLES(0, 10), NIBBLE(5)},                   // P-Z
+        {128, NIBBLES(1, 6), NIBBLE(6)},                   // a-f
+    };
+    const rectangle run[] = {
+        {N_DIGIT, NIBBLES(0, 9), NIBBLE(3)},
+        {N_A_TO_O, NIBBLES(1, 15), NIBBLE(4)},
+        {N_HEX_LETTER, NIBBLES(1, 6), NIBBLE(4) | NIBBLE(6)},
+        {N_PLUS_SLASH, NIBBLE(11) | NIBBLE(15), NIBBLE(2)},
+        // Also `]` (not a run character) and `/`, which N_PLUS_SLASH tells apart.
+        {N_DASH_SLASH_UNDERSCORE, NIBBLE(13) | NIBBLE(15), NIBBLE(2) | NIBBLE(5)},
+        {N_I_TO_O, NIBBLES(9, 15), NIBBLE(4)},
+        {N_P_TO_Z, NIBBLES(0, 10), NIBBLE(5)},
+        {N_LOWER_A_TO_F, NIBBLES(1, 6), NIBBLE(6)},
+    };
+    fill_nibbles(keyshape_word_nibbles, word, (int)(sizeof word / sizeof word[0]));
+    fill_nibbles(keyshape_run_nibbles, run, (int)(sizeof run / sizeof run[0]));
+}
+
 /// Computed once; a race computes the same values twice.
 static volatile int chosenTier = -1;
 static volatile int hardwareTier = -1;
@@ -80,6 +126,7 @@ static void choose(void) {
         uint16_t c = keyshape_class_of[b];
         keyshape_run_class[b] = (uint8_t)((c & (C_STRONG | C_HEX | C_PLUS_SLASH | C_DASH_UNDERSCORE)) | ((c & C_LEAD) ? R_LEAD : 0));
     }
+    fill_nibble_tables();
     int hardware = hardware_tier();
     int tier = hardware;
     const char *asked = getenv("KEYSHAPE_SIMD");
