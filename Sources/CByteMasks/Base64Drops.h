@@ -97,33 +97,28 @@ static inline size_t bad_by_first_characters(const uint8_t *p) {
          + keyshape_always_bad_first[p[12]];
 }
 
-/// Whether `streaks` has a bit at `from`, `from + 4`, ... up to `last` (inclusive).
-static inline int any_streak(const uint64_t *streaks, size_t from, size_t last) {
-    const uint64_t residue = 0x1111111111111111ULL << (from & 3);
-    size_t k = from >> 6, lastWord = last >> 6;
-    uint64_t m = streaks[k] & residue & (~(uint64_t)0 << (from & 63));
-    while (k < lastWord) {
-        if (m) return 1;
-        m = streaks[++k] & residue;
-    }
-    return (m & (~(uint64_t)0 >> (63 - (last & 63)))) != 0;
-}
-
-/// Whether `TextCheck.mayHoldEncoding` may find a printable run in the value's decode: ten
-/// printable bytes in a row hold two whole quanta in a row and the first byte of the quantum
-/// after them, all printable (whatever the run's offset in its first quantum). 0 when no such
-/// quanta can be there, 1 when the caller must look at the whole quanta, 2 when it cannot
-/// tell (a value of more than 62 quanta: long values are few; identifiers, the many, are
-/// short). First a look in the bitmap of lead streaks, for three quanta in a row with a
-/// printable first byte: in source, a quarter of the identifiers that are not text have one
-/// (upper-case ones), 1 in 150 the whole condition.
-static inline int may_hold_run(size_t from, size_t count, const uint64_t *streaks) {
+/// Whether `TextCheck.mayHoldEncoding` may find a printable run in the decode of the base64
+/// characters `p[0..<count]`: ten printable bytes in a row hold two whole quanta in a row and
+/// the first byte of the quantum after them, all printable (whatever the run's offset in its
+/// first quantum). 0 when no such quanta can be there, 1 when the caller must look at the
+/// whole quanta, 2 when it cannot tell (a value of more than 62 quanta: long values are few;
+/// identifiers, the many, are short). First a look at the quanta's first characters, for
+/// three quanta in a row with a printable first byte (`C_LEAD`): in source, a quarter of the
+/// identifiers that are not text have one (upper-case ones), 1 in 150 the whole condition.
+/// The vector listers read the leads of runs of up to 64 characters in their registers and
+/// call this for longer ones only, so no tier keeps a bitmap of them (the AVX2 pass spent a
+/// tenth of its time on one).
+static inline int may_hold_run(const uint8_t *p, size_t count) {
     size_t wholeQuanta = count / 4;
     size_t quanta = wholeQuanta + (count % 4 >= 2);
     if (wholeQuanta < 2 || quanta < 3) return 0;
     size_t lastStreak = wholeQuanta - 2 < quanta - 3 ? wholeQuanta - 2 : quanta - 3;
-    if (!any_streak(streaks, from, from + 4 * lastStreak)) return 0;
-    return wholeQuanta > 62 ? 2 : 1;
+    // Quanta `j - 2 ... j` with leads end a streak that starts at `lastStreak` at the latest.
+    for (size_t j = 0, streak = 0; j <= lastStreak + 2; j++) {
+        streak = (keyshape_class_of[p[4 * j]] & C_LEAD) ? streak + 1 : 0;
+        if (streak == 3) return wholeQuanta > 62 ? 2 : 1;
+    }
+    return 0;
 }
 
 static inline int printable(uint32_t byte) { return byte - 0x20 < 0x5F; }
@@ -148,8 +143,7 @@ static inline int settled_by_length(size_t count, size_t *decoded) {
 }
 
 /// `keyshape_base64_drops`, a quantum at a time.
-__attribute__((always_inline)) static inline int drops_scalar(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
-                               const uint64_t *streaks) {
+__attribute__((always_inline)) static inline int drops_scalar(const uint8_t *buffer, size_t from, size_t count, int keepBinary) {
     const uint8_t *p = buffer + from;
     size_t decoded = 0;
     int settled = settled_by_length(count, &decoded);
@@ -168,7 +162,7 @@ __attribute__((always_inline)) static inline int drops_scalar(const uint8_t *buf
         if (bad_in_prefix(classify12_bytes(low, high)) <= decoded / 16) return 0;
     }
     if (!keepBinary) return 1;
-    int look = may_hold_run(from, count, streaks);
+    int look = may_hold_run(p, count);
     if (look != 1) return look == 0;
     size_t wholeQuanta = count / 4;
     uint64_t whole = 0, first = 0;
@@ -209,11 +203,11 @@ SIMD_DROPS static inline __m128i printable16(__m128i x) {
 }
 
 /// The rest of `drops_simd` for a value whose first characters say it is not text (the
-/// characters from `p`, at `from` in the buffer): whether no printable run can be among its
-/// bytes (`may_hold_run`, then the whole quanta). The AVX-512 run lister calls it for values
-/// of more than 64 characters.
-SIMD_DROPS static inline int binary_drops(const uint8_t *p, size_t from, size_t count, const uint64_t *streaks) {
-    int look = may_hold_run(from, count, streaks);
+/// characters from `p`): whether no printable run can be among its bytes (`may_hold_run`,
+/// then the whole quanta). The vector run listers call it for values of more than 64
+/// characters.
+SIMD_DROPS static inline int binary_drops(const uint8_t *p, size_t count) {
+    int look = may_hold_run(p, count);
     if (look != 1) return look == 0;
     size_t wholeQuanta = count / 4;
     uint64_t whole = 0, first = 0;
@@ -235,8 +229,7 @@ SIMD_DROPS static inline int binary_drops(const uint8_t *p, size_t from, size_t 
 
 /// `drops_scalar` with the decoding done four quanta to a register (SSSE3 shuffles, which
 /// every processor of the AVX2 tier has).
-SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
-                                        const uint64_t *streaks) {
+SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uint8_t *buffer, size_t from, size_t count, int keepBinary) {
     const uint8_t *p = buffer + from;
     size_t decoded = 0;
     int settled = settled_by_length(count, &decoded);
@@ -247,7 +240,7 @@ SIMD_DROPS __attribute__((always_inline)) static inline int drops_simd(const uin
         if (bad_in_prefix(classify12_vector(bytes)) <= decoded / 16) return 0;
     }
     if (!keepBinary) return 1;
-    return binary_drops(p, from, count, streaks);
+    return binary_drops(p, count);
 }
 #endif
 

@@ -5,16 +5,17 @@
 
 /// One 64-byte word's lanes: bit k of each is byte k of the word.
 typedef struct {
-    uint64_t run, stop, colon, letterA, lead;
+    uint64_t run, stop, colon, letterA;
 } lanes;
 
-/// The bitmaps the pass writes: the walk's (`run`, `stops`, `streaks`) and its own, in
-/// `scratch`: `longStarts` (where runs of 16 or more start; the AVX-512 tier writes where
-/// they end instead), `leads`, and `strong` (upper-case letters and digits: only the AVX-512
-/// lister reads it; the other tiers' passes leave it but for the byte loop's last words).
-/// The AVX2 lister writes where long runs end (`longEnds`) in `strong`'s room.
+/// The bitmaps the pass writes: the walk's (`run`, `stops`) and its own, in `scratch`:
+/// `longStarts` (where runs of 16 or more start; the AVX-512 tier writes where they end
+/// instead), `strong` (upper-case letters and digits: only the AVX-512 lister reads it; the
+/// other tiers' passes leave it but for the byte loop's last words), and `windows`. The AVX2
+/// tier writes where long runs end (`longEnds`) in `strong`'s room, and where 16 run
+/// characters in a row start in `windows`.
 typedef struct {
-    uint64_t *run, *stops, *streaks, *longStarts, *leads, *strong, *longEnds;
+    uint64_t *run, *stops, *longStarts, *strong, *longEnds, *windows;
 } bitmaps;
 
 /// `carryA`: whether the byte before the word is `a` or `A` (bit 0).
@@ -22,7 +23,6 @@ static inline void store_word(const bitmaps *b, size_t w, lanes l, uint64_t *car
     b->run[w] = l.run;
     b->stops[w] = l.stop | (l.colon & ((l.letterA << 1) | *carryA));
     *carryA = l.letterA >> 63;
-    b->leads[w] = l.lead;
 }
 
 /// Words from `from` (a multiple of 64) to the last one, a byte at a time; bytes at `n` and
@@ -38,7 +38,6 @@ static void words_tail(const uint8_t *p, size_t from, size_t n, size_t words, co
             if (cl & C_STOP) l.stop |= bit;
             if (cl & C_COLON) l.colon |= bit;
             if (cl & C_LETTER_A) l.letterA |= bit;
-            if (cl & C_LEAD) l.lead |= bit;
             if (cl & C_STRONG) strong |= bit;
         }
         store_word(b, w, l, carryA);
@@ -72,13 +71,11 @@ static inline void classify16(const uint8_t *p, int shift, lanes *l) {
     __m128i digit = within(_mm_sub_epi8(x, _mm_set1_epi8('0')), 9);
     __m128i sign = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('+')), _mm_cmpeq_epi8(x, _mm_set1_epi8('/'))),
                                 _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')), _mm_cmpeq_epi8(x, _mm_set1_epi8('_'))));
-    __m128i lead = _mm_or_si128(within(_mm_sub_epi8(x, _mm_set1_epi8('I')), 'Z' - 'I'), within(_mm_sub_epi8(x, _mm_set1_epi8('a')), 5));
     l->run |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), sign)) << shift;
     l->stop |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
                                                                   _mm_cmpeq_epi8(x, _mm_set1_epi8('%')))) << shift;
     l->colon |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(':'))) << shift;
     l->letterA |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('a'))) << shift;
-    l->lead |= (uint64_t)(uint32_t)_mm_movemask_epi8(lead) << shift;
 }
 
 /// Each tier's pass works on local copies of the pointers and the carry: stores through the
@@ -109,15 +106,13 @@ AVX2 static inline __m256i nibble_classes32(__m256i x, __m256i low, __m256i high
     return _mm256_and_si256(_mm256_shuffle_epi8(low, x), _mm256_shuffle_epi8(high, highNibbles));
 }
 
-/// 32 bytes' run, lead and stop lanes, from the bytes `x` and the bytes before each of them
-/// (`before`: whether a colon follows an `a`). Run characters and leads come from one nibble
-/// lookup (`keyshape_word_nibbles`) and a saturating add each, which carries a byte's class
-/// bits into its top bit for `movemask`; the stops from compares.
-AVX2 static inline void classify32(__m256i x, __m256i before, __m256i low, __m256i high, uint32_t *run, uint32_t *lead,
-                                   uint32_t *stop) {
+/// 32 bytes' run and stop lanes, from the bytes `x` and the bytes before each of them
+/// (`before`: whether a colon follows an `a`). Run characters come from one nibble lookup
+/// (`keyshape_word_nibbles`) and a saturating add, which carries a byte's class bits into its
+/// top bit for `movemask`; the stops from compares.
+AVX2 static inline void classify32(__m256i x, __m256i before, __m256i low, __m256i high, uint32_t *run, uint32_t *stop) {
     __m256i c = nibble_classes32(x, low, high);
-    *run = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(_mm256_and_si256(c, _mm256_set1_epi8(0x1F)), _mm256_set1_epi8(0x7F)));
-    *lead = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x60)));
+    *run = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x7F)));
     __m256i afterA = _mm256_cmpeq_epi8(_mm256_or_si256(before, _mm256_set1_epi8(0x20)), _mm256_set1_epi8('a'));
     __m256i colonAfterA = _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(':')), afterA);
     __m256i backslashOrPercent = _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('%')));
@@ -139,13 +134,12 @@ AVX2 static size_t words_avx2(const uint8_t *p, size_t n, const bitmaps *in, uin
         __m256i before0 = i > 0 ? _mm256_loadu_si256((const __m256i *)(p + i - 1))
                                 : _mm256_alignr_epi8(x0, _mm256_permute2x128_si256(x0, x0, 0x08), 15);
         __m256i before1 = _mm256_loadu_si256((const __m256i *)(p + i + 31));
-        uint32_t run0, lead0, stop0, run1, lead1, stop1;
-        classify32(x0, before0, low, high, &run0, &lead0, &stop0);
-        classify32(x1, before1, low, high, &run1, &lead1, &stop1);
+        uint32_t run0, stop0, run1, stop1;
+        classify32(x0, before0, low, high, &run0, &stop0);
+        classify32(x1, before1, low, high, &run1, &stop1);
         size_t w = i / 64;
         local.run[w] = (uint64_t)run1 << 32 | run0;
         local.stops[w] = (uint64_t)stop1 << 32 | stop0;
-        local.leads[w] = (uint64_t)lead1 << 32 | lead0;
     }
     // The byte loop after this word reads whether the word's last byte is `a` or `A`.
     if (i > 0) *carryInOut = (p[i - 1] | 0x20) == 'a';
@@ -207,7 +201,7 @@ AVX512 static size_t words_avx512(const uint8_t *p, size_t n, const bitmaps *in,
         __m512i c = _mm512_maskz_permutex2var_epi8(~_mm512_movepi8_mask(x), low, x, high);
         __m512i t = _mm512_gf2p8affine_epi64_epi8(_mm512_gf2p8affine_epi64_epi8(bitsOneByOne, c, 0), bitsOneByOne, 0);
         _mm512_store_si512((void *)classes, _mm512_permutexvar_epi8(gather, t));
-        lanes l = {classes[W_RUN_BIT], classes[W_STOP_BIT], classes[W_COLON_BIT], classes[W_LETTER_A_BIT], classes[W_LEAD_BIT]};
+        lanes l = {classes[W_RUN_BIT], classes[W_STOP_BIT], classes[W_COLON_BIT], classes[W_LETTER_A_BIT]};
         store_word(&local, i / 64, l, &carryA);
         local.strong[i / 64] = classes[W_STRONG_BIT];
     }
@@ -252,36 +246,24 @@ static inline uint64_t long_starts(uint64_t previous, uint64_t lo, uint64_t hi) 
     return lo & starts;
 }
 
-/// Where a base64 quantum with a printable first byte starts 4 and 8 bytes later too
-/// (`lead[q] & lead[q + 4] & lead[q + 8]`), for one word and the one after it.
-static inline uint64_t lead_streaks(uint64_t lo, uint64_t hi) {
-    return lo & ((lo >> 4) | (hi << 60)) & ((lo >> 8) | (hi << 56));
-}
-
-/// Every word's long-run starts and lead streaks: no word depends on another's result, so the
+/// Every word's long-run starts: no word depends on another's result, so the
 /// compiler runs the inner words several to a vector (the loop is compiled once per tier's
 /// instruction set). One word at a time, the long-run starts took as much CPU as the
 /// classification (AVX-512, 200 KB buffers: 0.019 s against 0.033 s for 211 MB).
 #define WORD_PAIRS(NAME, ATTRIBUTES)                                                                     \
     ATTRIBUTES static void NAME(size_t words, const bitmaps *b) {                                       \
-        const uint64_t *run = b->run, *lead = b->leads;                                                  \
-        uint64_t *out = b->longStarts, *streaks = b->streaks;                                           \
+        const uint64_t *run = b->run;                                                                    \
+        uint64_t *out = b->longStarts;                                                                   \
         if (words == 1) {                                                                                \
             out[0] = long_starts(0, run[0], 0);                                                          \
-            streaks[0] = lead_streaks(lead[0], 0);                                                       \
             return;                                                                                      \
         }                                                                                                \
         out[0] = long_starts(0, run[0], run[1]);                                                         \
         for (size_t w = 1; w + 1 < words; w++) out[w] = long_starts(run[w - 1], run[w], run[w + 1]);     \
         out[words - 1] = long_starts(run[words - 2], run[words - 1], 0);                                 \
-        for (size_t w = 0; w + 1 < words; w++) streaks[w] = lead_streaks(lead[w], lead[w + 1]);          \
-        streaks[words - 1] = lead_streaks(lead[words - 1], 0);                                           \
     }
 
 WORD_PAIRS(word_pairs_plain, )
-#if KEYSHAPE_X86
-WORD_PAIRS(word_pairs_avx2, AVX2)
-#endif
 
 /// Where runs of LONG_RUN end, for one word (`hi`) after the one before it (`lo`): the byte
 /// after a run's last (`!run[q]`) with `run[q - 1] & ... & run[q - 16]`, in the same four
@@ -296,23 +278,39 @@ static inline uint64_t long_ends(uint64_t lo, uint64_t hi) {
 }
 
 #if KEYSHAPE_X86
-/// `WORD_PAIRS` for the AVX2 lister, with the long runs' ends too (in `longEnds`).
-AVX2 static void word_pairs_ends_avx2(size_t words, const bitmaps *b) {
-    word_pairs_avx2(words, b);
-    const uint64_t *run = b->run;
-    uint64_t *ends = b->longEnds;
-    ends[0] = long_ends(0, run[0]);
-    for (size_t w = 1; w < words; w++) ends[w] = long_ends(run[w - 1], run[w]);
+/// Where 16 run characters in a row start (`run[q] & ... & run[q + 15]`), for one word and
+/// the one after it: `long_starts` before it keeps a run's first byte.
+static inline uint64_t windows16(uint64_t lo, uint64_t hi) {
+    for (int d = 1; d < LONG_RUN; d *= 2) {
+        lo &= (lo >> d) | (hi << (64 - d));
+        hi &= hi >> d;
+    }
+    return lo;
 }
 
-/// `WORD_PAIRS` for the AVX-512 lister: long-run ends (in `longStarts`) and lead streaks.
+/// `WORD_PAIRS` for the AVX2 lister, with the long runs' ends too (in `longEnds`), both from
+/// where 16 run characters in a row start (`windows`): a run's first byte, and the byte 16
+/// after the last such window's start, past the run. The doubling steps once for both,
+/// where `long_starts` and `long_ends` each took them (the pairs took a tenth less time).
+AVX2 static void word_pairs_ends_avx2(size_t words, const bitmaps *b) {
+    const uint64_t *run = b->run;
+    uint64_t *windows = b->windows, *starts = b->longStarts, *ends = b->longEnds;
+    for (size_t w = 0; w + 1 < words; w++) windows[w] = windows16(run[w], run[w + 1]);
+    windows[words - 1] = windows16(run[words - 1], 0);
+    starts[0] = windows[0] & ~(run[0] << 1);
+    ends[0] = (windows[0] << LONG_RUN) & ~run[0];
+    for (size_t w = 1; w < words; w++) {
+        starts[w] = windows[w] & ~((run[w] << 1) | (run[w - 1] >> 63));
+        ends[w] = ((windows[w] << LONG_RUN) | (windows[w - 1] >> (64 - LONG_RUN))) & ~run[w];
+    }
+}
+
+/// `WORD_PAIRS` for the AVX-512 lister: long-run ends (in `longStarts`).
 AVX512 static void word_ends_avx512(size_t words, const bitmaps *b) {
-    const uint64_t *run = b->run, *lead = b->leads;
-    uint64_t *out = b->longStarts, *streaks = b->streaks;
+    const uint64_t *run = b->run;
+    uint64_t *out = b->longStarts;
     out[0] = long_ends(0, run[0]);
     for (size_t w = 1; w < words; w++) out[w] = long_ends(run[w - 1], run[w]);
-    for (size_t w = 0; w + 1 < words; w++) streaks[w] = lead_streaks(lead[w], lead[w + 1]);
-    streaks[words - 1] = lead_streaks(lead[words - 1], 0);
 }
 #endif
 
@@ -412,7 +410,7 @@ enum { BLOCK_WORDS = 256 };
                 int keep = 1;                                                                              \
                 if ((flags & KEYSHAPE_RUN_NOT_HEX) && (flags & both) != both                               \
                     && !(p[start] == '0' && (p[start + 1] | 0x20) == 'x')) {                               \
-                    keep = !DROPS(p, start, end - start, keepBinary, b->streaks);                          \
+                    keep = !DROPS(p, start, end - start, keepBinary);                          \
                 }                                                                                          \
                 count += (size_t)keep;                                                                     \
             }                                                                                              \
@@ -580,7 +578,7 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
                 holdsRun = (whole & (whole >> 4) & (firsts >> 8)) != 0;
                 int longAndChecked = (length > 64) & checked;
                 __asm__("" : "+r"(longAndChecked));
-                if (__builtin_expect(longAndChecked, 0)) holdsRun = !binary_drops(p + start, start, length, b->streaks);
+                if (__builtin_expect(longAndChecked, 0)) holdsRun = !binary_drops(p + start, length);
             }
             int keepIfText = checked & !((keepBinary != 0) & holdsRun);
             out[count].start = start;
@@ -824,7 +822,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
             int longAndBinary = (length > 64) & checked & (keepBinary != 0);
             __asm__("" : "+r"(longAndBinary));  // keeps the value whole: else LLVM splits it into branches again
             if (__builtin_expect(longAndBinary, 0)) {
-                holdsRun = !binary_drops(p + start, start, length, b->streaks);
+                holdsRun = !binary_drops(p + start, length);
             }
             keepIfText[k] = (uint8_t)(checked & !((keepBinary != 0) & holdsRun));
         }
@@ -848,10 +846,10 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
 #endif
 
 size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops,
-                               uint64_t *streaks, uint64_t *scratch, keyshape_run_candidate *out) {
+                               uint64_t *scratch, keyshape_run_candidate *out) {
     tier = keyshape_runnable_tier(tier);
     size_t words = keyshape_masks_words(n);
-    bitmaps b = {run, stops, streaks, scratch, scratch + words, scratch + 2 * words, scratch + 2 * words};
+    bitmaps b = {run, stops, scratch, scratch + words, scratch + words, scratch + 2 * words};
     uint64_t carryA = 0;
     size_t done = 0;
 #if KEYSHAPE_X86
@@ -891,7 +889,7 @@ size_t keyshape_stop_words(const uint64_t *stops, size_t words, uint32_t *out) {
     return keyshape_stop_words_with(keyshape_masks_tier(), stops, words, out);
 }
 
-size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *streaks,
-                          uint64_t *scratch, keyshape_run_candidate *out) {
-    return keyshape_find_runs_with(keyshape_masks_tier(), p, n, keepBinary, run, stops, streaks, scratch, out);
+size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *scratch,
+                          keyshape_run_candidate *out) {
+    return keyshape_find_runs_with(keyshape_masks_tier(), p, n, keepBinary, run, stops, scratch, out);
 }

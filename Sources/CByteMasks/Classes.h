@@ -28,7 +28,7 @@ enum {
 
 /// The classes the AVX-512 classifying pass reads (`keyshape_class_words`), one bit each: bit
 /// `k` of a byte's entry becomes word `k` of the pass's bit transpose.
-enum { W_RUN_BIT, W_STRONG_BIT, W_STOP_BIT, W_COLON_BIT, W_LETTER_A_BIT, W_LEAD_BIT };
+enum { W_RUN_BIT, W_STRONG_BIT, W_STOP_BIT, W_COLON_BIT, W_LETTER_A_BIT };
 
 /// What a run character is to the AVX-512 lister (`keyshape_run_class`): `C_STRONG`, `C_HEX`,
 /// `C_PLUS_SLASH` and `C_DASH_UNDERSCORE` as in `keyshape_class_of`, and in a bit a run
@@ -39,11 +39,10 @@ enum { R_LEAD = C_STOP };
 /// The AVX2 tier's classes come from two 16-entry byte shuffles (`pshufb`), of a byte's low
 /// and of its high nibble, ANDed: bit k is set when the byte lies in rectangle k, a set of low
 /// nibbles by a set of high nibbles (bytes from 0x80 lie in none). `keyshape_word_nibbles`
-/// (low nibbles' entries, then high nibbles') has the classifying pass's rectangles: bits 0 to
-/// 4 cover the run characters (`A-O a-o`, `P-Z p-z`, digits, `+ - /`, `_`), bits 5 to 7 the
-/// lead characters (`I-O`, `P-Z`, `a-f`), so that a byte is a run character when one of its
-/// low five bits is set and a lead when its entry is 0x20 or more. `keyshape_run_nibbles` has
-/// the lister's, read for run characters only (`N_*`).
+/// (low nibbles' entries, then high nibbles') has the classifying pass's rectangles, bits 0 to
+/// 4, which cover the run characters (`A-O a-o`, `P-Z p-z`, digits, `+ - /`, `_`): a byte is
+/// a run character when its entry is not 0. `keyshape_run_nibbles` has the lister's, read for
+/// run characters only (`N_*`).
 extern uint8_t keyshape_word_nibbles[32], keyshape_run_nibbles[32];
 enum {
     N_DIGIT = 1,

@@ -82,9 +82,6 @@ static void fill_nibble_tables(void) {
         {4, NIBBLES(0, 9), NIBBLE(3)},                     // 0-9
         {8, NIBBLE(11) | NIBBLE(13) | NIBBLE(15), NIBBLE(2)},  // + - /
         {16, NIBBLE(15), NIBBLE(5)},                       // _
-        {32, NIBBLES(9, 15), NIBBLE(4)},                   // I-O
-        {64, NIBBLES(0, 10), NIBBLE(5)},                   // P-Z
-        {128, NIBBLES(1, 6), NIBBLE(6)},                   // a-f
     };
     const rectangle run[] = {
         {N_DIGIT, NIBBLES(0, 9), NIBBLE(3)},
@@ -111,7 +108,7 @@ static void choose(void) {
         uint16_t c = keyshape_class_of[b];
         keyshape_class_words[b] = (uint8_t)(((c & C_RUN) ? 1 << W_RUN_BIT : 0) | ((c & C_STRONG) ? 1 << W_STRONG_BIT : 0)
                                           | ((c & C_STOP) ? 1 << W_STOP_BIT : 0) | ((c & C_COLON) ? 1 << W_COLON_BIT : 0)
-                                          | ((c & C_LETTER_A) ? 1 << W_LETTER_A_BIT : 0) | ((c & C_LEAD) ? 1 << W_LEAD_BIT : 0));
+                                          | ((c & C_LETTER_A) ? 1 << W_LETTER_A_BIT : 0));
     }
     const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     for (int k = 0; k < 62; k++) keyshape_base64_value[(uint8_t)alphabet[k]] = (uint8_t)k;

@@ -38,8 +38,8 @@ public struct SpanFinder {
     /// Decoded bytes of base64 (written through a pointer): room for a whole buffer's decode,
     /// grown, never shrunk.
     private var wide: [UInt8] = []
-    /// The bitmaps of `keyshape_find_runs` (run, stops, streaks, then its own three), one after
-    /// the other, and its list of long runs: grown, never shrunk.
+    /// The bitmaps of `keyshape_find_runs` (run, stops, then its own three), one after the
+    /// other, and its list of long runs: grown, never shrunk.
     private var masks: [UInt64] = []
     private var runs: [keyshape_run_candidate] = []
     /// The words of the stops bitmap that hold a stop (`keyshape_stop_words`): grown, never shrunk.
@@ -74,7 +74,7 @@ public struct SpanFinder {
         let p = base.assumingMemoryBound(to: UInt8.self)
         let n = buffer.count
         let words = keyshape_masks_words(n)
-        if masks.count < 6 * words { masks = [UInt64](repeating: 0, count: 6 * words) }
+        if masks.count < 5 * words { masks = [UInt64](repeating: 0, count: 5 * words) }
         if runs.count < n / 16 + 1 { runs = [keyshape_run_candidate](repeating: keyshape_run_candidate(), count: n / 16 + 1) }
         if stopWords.count < words { stopWords = [UInt32](repeating: 0, count: words) }
         // The longest base64 decode of a buffer is its whole length read as base64.
@@ -84,13 +84,11 @@ public struct SpanFinder {
                 runs.withUnsafeMutableBufferPointer { r in
                     wide.withUnsafeMutableBufferPointer { w in
                         stopWords.withUnsafeMutableBufferPointer { s in
-                            let run = m.baseAddress!, stops = run + words, streaks = run + 2 * words
-                            let count = keyshape_find_runs_with(tier, p, n, keepBinary ? 1 : 0, run, stops, streaks, run + 3 * words,
-                                                                r.baseAddress!)
+                            let run = m.baseAddress!, stops = run + words
+                            let count = keyshape_find_runs_with(tier, p, n, keepBinary ? 1 : 0, run, stops, run + 2 * words, r.baseAddress!)
                             let stopWordCount = keyshape_stop_words_with(tier, stops, words, s.baseAddress!)
                             var pass = Pass(p: p, n: n, t: t, tier: tier, firstSpan: spans.count, keepBinary: keepBinary,
-                                            run: UnsafePointer(run), stops: UnsafePointer(stops), streaks: UnsafePointer(streaks),
-                                            words: words, stopWords: UnsafePointer(s.baseAddress!), stopWordCount: stopWordCount,
+                                            run: UnsafePointer(run), stops: UnsafePointer(stops), words: words, stopWords: UnsafePointer(s.baseAddress!), stopWordCount: stopWordCount,
                                             runs: UnsafePointer(r.baseAddress!), runCount: count, wide: w.baseAddress!)
                             pass.run(scratch: &scratch, budget: &budget, spans: &spans)
                         }
@@ -113,7 +111,6 @@ private struct Pass {
     /// The buffer's bitmaps (`keyshape_find_runs`) and their length in words.
     let runMask: UnsafePointer<UInt64>
     let stops: UnsafePointer<UInt64>
-    let streaks: UnsafePointer<UInt64>
     let words: Int
     /// The words of `stops` that hold one, in order, and the first of them the walk has not
     /// passed (the walk only goes forward).
@@ -135,11 +132,11 @@ private struct Pass {
     var escapeTriedUntil = 0
 
     init(p: UnsafePointer<UInt8>, n: Int, t: UnsafeBufferPointer<UInt16>, tier: Int32, firstSpan: Int,
-         keepBinary: Bool, run: UnsafePointer<UInt64>, stops: UnsafePointer<UInt64>, streaks: UnsafePointer<UInt64>, words: Int,
+         keepBinary: Bool, run: UnsafePointer<UInt64>, stops: UnsafePointer<UInt64>, words: Int,
          stopWords: UnsafePointer<UInt32>, stopWordCount: Int,
          runs: UnsafePointer<keyshape_run_candidate>, runCount: Int, wide: UnsafeMutablePointer<UInt8>) {
         self.p = p; self.n = n; self.t = t; self.tier = tier; self.firstSpan = firstSpan; self.keepBinary = keepBinary
-        self.runMask = run; self.stops = stops; self.streaks = streaks; self.words = words
+        self.runMask = run; self.stops = stops; self.words = words
         self.stopWords = stopWords; self.stopWordCount = stopWordCount
         self.runs = runs; self.runCount = runCount; self.wide = wide
     }
@@ -335,7 +332,7 @@ private struct Pass {
     /// being decoded whole.
     @inline(__always)
     func quickDrop(_ from: Int, _ runEnd: Int) -> Bool {
-        keyshape_base64_drops_with(tier, p, from, runEnd - from, keepBinary ? 1 : 0, streaks) != 0
+        keyshape_base64_drops_with(tier, p, from, runEnd - from, keepBinary ? 1 : 0) != 0
     }
 
     mutating func decodeHex(_ start: Int, _ end: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {

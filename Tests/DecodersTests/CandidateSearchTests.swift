@@ -16,7 +16,7 @@ final class CandidateSearchTests: XCTestCase {
     static var tiers: [Int32] { SpanFinder.availableTiers }
 
     struct PassResult: Equatable {
-        var run: [UInt64], stops: [UInt64], streaks: [UInt64]
+        var run: [UInt64], stops: [UInt64]
         var runs: [[UInt64]]
         /// The words of `stops` that hold a stop (`keyshape_stop_words`).
         var stopWords: [UInt32]
@@ -25,14 +25,14 @@ final class CandidateSearchTests: XCTestCase {
     static func pass(_ bytes: [UInt8], tier: Int32, keepBinary: Bool) -> PassResult {
         let n = bytes.count
         let words = keyshape_masks_words(n)
-        var masks = [UInt64](repeating: 0xDEAD_BEEF, count: 6 * words)
+        var masks = [UInt64](repeating: 0xDEAD_BEEF, count: 5 * words)
         var out = [keyshape_run_candidate](repeating: keyshape_run_candidate(), count: n / 16 + 1)
         let count = bytes.withUnsafeBufferPointer { b in
             masks.withUnsafeMutableBufferPointer { m in
                 out.withUnsafeMutableBufferPointer { o in
                     let run = m.baseAddress!
                     return keyshape_find_runs_with(tier, b.baseAddress, n, keepBinary ? 1 : 0, run, run + words, run + 2 * words,
-                                                   run + 3 * words, o.baseAddress!)
+                                                   o.baseAddress!)
                 }
             }
         }
@@ -41,7 +41,6 @@ final class CandidateSearchTests: XCTestCase {
             stopWords.withUnsafeMutableBufferPointer { keyshape_stop_words_with(tier, m.baseAddress! + words, words, $0.baseAddress!) }
         }
         return PassResult(run: Array(masks[0..<words]), stops: Array(masks[words..<2 * words]),
-                          streaks: Array(masks[2 * words..<3 * words]),
                           runs: out[0..<count].map { [$0.start, $0.end, UInt64($0.flags)] },
                           stopWords: Array(stopWords[0..<stopWordCount]))
     }
@@ -210,13 +209,11 @@ final class CandidateSearchTests: XCTestCase {
         }
     }
 
-    /// The candidate in a line of source, where it starts, where it ends (padding included),
-    /// and the buffer's streaks bitmap.
-    static func placed(_ candidate: String, _ r: inout Seeded) -> (bytes: [UInt8], from: Int, end: Int, streaks: [UInt64]) {
+    /// The candidate in a line of source, where it starts and where it ends (padding included).
+    static func placed(_ candidate: String, _ r: inout Seeded) -> (bytes: [UInt8], from: Int, end: Int) {
         let lead = r.pick(["", " ", "token = \"", "x:", "\t\t"])
         let bytes = Array((lead + candidate + r.pick(["", "\"", " ", "\n"])).utf8)
-        let streaks = pass(bytes, tier: 0, keepBinary: true).streaks
-        return (bytes, lead.utf8.count, lead.utf8.count + candidate.utf8.count, streaks)
+        return (bytes, lead.utf8.count, lead.utf8.count + candidate.utf8.count)
     }
 
     func testDropsAgreeWithTheirDefinitionAtEveryTier() {
@@ -224,7 +221,7 @@ final class CandidateSearchTests: XCTestCase {
         var dropped = 0, kept = 0
         for _ in 0..<30_000 {
             let c = Self.candidate(&r)
-            let (bytes, from, end, streaks) = Self.placed(c, &r)
+            let (bytes, from, end) = Self.placed(c, &r)
             var stop = end
             while stop > from && bytes[stop - 1] == UInt8(ascii: "=") { stop -= 1 }
             let count = stop - from
@@ -234,9 +231,7 @@ final class CandidateSearchTests: XCTestCase {
                 if reference { dropped += 1 } else { kept += 1 }
                 for tier in Self.tiers {
                     let c = bytes.withUnsafeBufferPointer { b in
-                        streaks.withUnsafeBufferPointer { s in
-                            keyshape_base64_drops_with(tier, b.baseAddress, from, count, keepBinary ? 1 : 0, s.baseAddress) != 0
-                        }
+                        keyshape_base64_drops_with(tier, b.baseAddress, from, count, keepBinary ? 1 : 0) != 0
                     }
                     if c != reference {
                         XCTFail("tier \(tier), keepBinary \(keepBinary): drops \(c), its definition \(reference), for a \(count)-character candidate")
@@ -297,7 +292,7 @@ final class CandidateSearchTests: XCTestCase {
         var dropped = 0, nearMisses = 0
         for _ in 0..<30_000 {
             let c = Self.candidate(&r)
-            let (bytes, from, end, _) = Self.placed(c, &r)
+            let (bytes, from, end) = Self.placed(c, &r)
             for keepBinary in [false, true] {
                 let drop = bytes.withUnsafeBufferPointer { ReferenceDecoding.dropsUnread($0.baseAddress!, from, end, keepBinary: keepBinary) }
                 var decoded: [UInt8] = []

@@ -27,19 +27,17 @@ enum {
 /// Words in each bitmap of a buffer of `n` bytes: one more than `n` needs, so bit `n` exists.
 size_t keyshape_masks_words(size_t n);
 
-/// Fills three bitmaps of `keyshape_masks_words(n)` words each:
+/// Fills two bitmaps of `keyshape_masks_words(n)` words each:
 ///   `run`:     a base64 run character of either alphabet (letters, digits, `+ / - _`);
 ///   `stops`:   where the byte walk must stop outside a run: every backslash (it eats the
 ///              byte after it), every `%`, a `:` after `a` or `A` (a superset of `data:`);
-///   `streaks`: where three base64 quanta in a row (bytes q, q + 4, q + 8) start with `I` to
-///              `Z` or `a` to `f`, the characters that make a quantum's first byte printable;
 /// (bits past `n` are zero) and writes to `out` (room for `n / 16 + 1`), in order, every run
 /// of 16 or more run characters that does not continue a run (`run[q] && !run[q - 1]`), holds
 /// a strong byte and is not one the finder drops unread (a run it reads as base64 from its
 /// first byte, for which `keyshape_base64_drops` says so with this `keepBinary`); returns how
 /// many. `scratch` holds `3 * keyshape_masks_words(n)` words.
-size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *streaks,
-                          uint64_t *scratch, keyshape_run_candidate *out);
+size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *scratch,
+                          keyshape_run_candidate *out);
 
 /// The words of a `stops` bitmap of `words` words (from `keyshape_find_runs`) that hold a
 /// stop, in order, as word indices (room for `words`; a buffer's words fit 32 bits, as
@@ -51,11 +49,10 @@ size_t keyshape_stop_words(const uint64_t *stops, size_t words, uint32_t *out);
 /// Whether the base64 characters `buffer[from..<from + count]` (either alphabet, padding left
 /// out) certainly decode to bytes the finder drops (`SpanFinder`'s `keep`): a length no base64
 /// has (4k + 1); or, of 16 characters or more, the first 12 decoded bytes already hold more
-/// bytes that `TextCheck.isText` counts as bad than the decode's length / 16, and, when `keepBinary`, no 10 printable bytes in a row can be among the
-/// decoded bytes (`TextCheck.mayHoldEncoding`), `streaks` (from `keyshape_find_runs`) telling
-/// where such a row may start. 0 when it cannot tell: the caller decodes.
-int keyshape_base64_drops(const uint8_t *buffer, size_t from, size_t count, int keepBinary,
-                          const uint64_t *streaks);
+/// bytes that `TextCheck.isText` counts as bad than the decode's length / 16, and, when
+/// `keepBinary`, no 10 printable bytes in a row can be among the decoded bytes
+/// (`TextCheck.mayHoldEncoding`). 0 when it cannot tell: the caller decodes.
+int keyshape_base64_drops(const uint8_t *buffer, size_t from, size_t count, int keepBinary);
 
 /// Words the AVX-512 run lister has read backwards on this thread, searching for the start
 /// of runs that cover whole words: at most one read per word of such a run, for the tests
@@ -80,9 +77,8 @@ int keyshape_masks_hardware_tier(void);
 /// `keyshape_find_runs`, `keyshape_stop_words` and `keyshape_base64_drops` with one
 /// implementation; a tier the processor does not run falls back to the widest one it does.
 size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops,
-                               uint64_t *streaks, uint64_t *scratch, keyshape_run_candidate *out);
+                               uint64_t *scratch, keyshape_run_candidate *out);
 size_t keyshape_stop_words_with(int tier, const uint64_t *stops, size_t words, uint32_t *out);
-int keyshape_base64_drops_with(int tier, const uint8_t *buffer, size_t from, size_t count, int keepBinary,
-                               const uint64_t *streaks);
+int keyshape_base64_drops_with(int tier, const uint8_t *buffer, size_t from, size_t count, int keepBinary);
 
 #endif
