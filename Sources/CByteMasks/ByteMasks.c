@@ -465,6 +465,31 @@ AVX2 static inline __m256i bytes_in_run(size_t length) {
     return _mm256_loadu_si256((const __m256i *)(firstOnes + 32 - (length < 32 ? length : 32)));
 }
 
+/// For each set of four words (bit k: word k), the indices of its members, in order: the
+/// lister's step 1 lists the words that hold a long run's start or end four at a time.
+static const uint32_t setLanes[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
+};
+
+/// `bad_bytes` of two values at once: each 16-byte half of `y` holds one value's first 12
+/// decoded bytes, then four zero bytes; bit `16 j + k` of the result is byte `k` of value `j`.
+AVX2 static inline uint64_t bad_in_prefixes2(__m256i y) {
+    __m256i tabLfCr = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(y, _mm256_set1_epi8(9)), _mm256_cmpeq_epi8(y, _mm256_set1_epi8(10))),
+                                      _mm256_cmpeq_epi8(y, _mm256_set1_epi8(13)));
+    __m256i bad = _mm256_or_si256(_mm256_or_si256(_mm256_andnot_si256(tabLfCr, within32(y, 0x1F)), _mm256_cmpeq_epi8(y, _mm256_set1_epi8(0x7F))),
+                                  _mm256_or_si256(within32(_mm256_sub_epi8(y, _mm256_set1_epi8((char)0xC0)), 1),
+                                                  within32(_mm256_sub_epi8(y, _mm256_set1_epi8((char)0xF5)), 0x0A)));
+    utf8_masks m = {
+        (uint32_t)_mm256_movemask_epi8(bad),
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(y, _mm256_set1_epi8((char)0xC0)), _mm256_set1_epi8((char)0x80))),
+        (uint32_t)_mm256_movemask_epi8(within32(_mm256_sub_epi8(y, _mm256_set1_epi8((char)0xC2)), 0xDF - 0xC2)),
+        (uint32_t)_mm256_movemask_epi8(within32(_mm256_sub_epi8(y, _mm256_set1_epi8((char)0xE0)), 0x0F)),
+        (uint32_t)_mm256_movemask_epi8(within32(_mm256_sub_epi8(y, _mm256_set1_epi8((char)0xF0)), 0x04)),
+    };
+    return bad_bytes(m, 0x0FFF0FFFULL);
+}
+
 /// The AVX2 run lister: the same list as `LIST_RUNS`, in the AVX-512 lister's steps, with
 /// no branch on what a run holds (a long run in source is kept or dropped about as
 /// unpredictably as a coin, and `LIST_RUNS` branched on it at every check):
@@ -492,7 +517,9 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
     const uint8_t checkedBit = 0x80;
     size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 4];
     uint8_t flagsOf[4 * BLOCK_WORDS + 8];
-    uint32_t wordsWithEnds[BLOCK_WORDS];
+    uint32_t wordsWithEnds[BLOCK_WORDS + 4];
+    uint8_t keepIfText[4 * BLOCK_WORDS + 8];
+    uint8_t prefixes[16 * (4 * BLOCK_WORDS + 8)] __attribute__((aligned(32)));
     uint8_t copy[64];
     size_t pending = 0, count = 0;
     for (size_t w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
@@ -500,14 +527,22 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
         // 1. The words that hold a long run's start or end (a third of the words in source),
         // listed without a branch, then their starts and ends. Flattening every word, as
         // `LIST_RUNS` does, took 43% of the lister's time.
-        size_t holding = 0;
-        for (size_t w = w0; w < w1; w++) {
+        size_t holding = 0, w = w0;
+        for (; w + 4 <= w1; w += 4) {
+            __m256i either = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(b->longStarts + w)),
+                                             _mm256_loadu_si256((const __m256i *)(b->longEnds + w)));
+            unsigned has = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(either, _mm256_setzero_si256()))) & 15;
+            _mm_storeu_si128((__m128i *)(wordsWithEnds + holding),
+                             _mm_add_epi32(_mm_set1_epi32((int)w), _mm_loadu_si128((const __m128i *)setLanes[has])));
+            holding += (size_t)__builtin_popcount(has);
+        }
+        for (; w < w1; w++) {
             wordsWithEnds[holding] = (uint32_t)w;
             holding += (b->longStarts[w] | b->longEnds[w]) != 0;
         }
         size_t startCount = pending, endCount = 0;
         for (size_t j = 0; j < holding; j++) {
-            size_t w = wordsWithEnds[j];
+            w = wordsWithEnds[j];
             startCount += flatten2(b->longStarts[w], w * 64, starts + startCount);
             endCount += flatten2(b->longEnds[w], w * 64, ends + endCount);
         }
@@ -554,23 +589,24 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
             flagsOf[survivors] = (uint8_t)(flags | (uint32_t)checked << 7);
             survivors += !drop;
         }
-        // 3. Each survivor's quanta.
+        // 3. Each survivor's quanta: its first 12 decoded bytes kept for step 4 and, when
+        // binary spans are kept, whether it holds a printable run (the second 32 bytes only
+        // for the survivors that have them: the branch costs less than their work).
         for (size_t k = 0; k < survivors; k++) {
-            size_t start = starts[k], end = ends[k], length = end - start, left = length & 3;
+            size_t start = starts[k], length = ends[k] - start, left = length & 3;
             const uint8_t *q = run_bytes(p, n, start, copy);
             __m256i x0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)q), bytes_in_run(length));
             int checked = (flagsOf[k] & checkedBit) != 0;
             // Lane bytes: third, second, first decoded byte, then 0 (never printable).
             __m256i quanta0 = quanta32(x0);
-            __m128i prefix = _mm_shuffle_epi8(_mm256_castsi256_si128(quanta0), prefixOrder);
-            size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
-            int text = bad_in_prefix(classify12_vector(prefix)) <= decoded / 16;
+            _mm_store_si128((__m128i *)(prefixes + 16 * k), _mm_shuffle_epi8(_mm256_castsi256_si128(quanta0), prefixOrder));
             int holdsRun = 0;
             if (keepBinary) {
-                __m256i x1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(q + 32)), bytes_in_run(length < 32 ? 0 : length - 32));
-                __m256i quanta1 = quanta32(x1);
-                uint64_t printable = (uint64_t)(uint32_t)_mm256_movemask_epi8(printable32(quanta0))
-                                   | (uint64_t)(uint32_t)_mm256_movemask_epi8(printable32(quanta1)) << 32;
+                uint64_t printable = (uint32_t)_mm256_movemask_epi8(printable32(quanta0));
+                if (length > 32) {
+                    __m256i x1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(q + 32)), bytes_in_run(length - 32));
+                    printable |= (uint64_t)(uint32_t)_mm256_movemask_epi8(printable32(quanta32(x1))) << 32;
+                }
                 size_t wholeQuanta = length / 4, quantaCount = wholeQuanta + (left >= 2);
                 uint64_t whole = printable & (printable >> 1) & (printable >> 2) & quantumLanes
                                & (wholeQuanta < 16 ? ((uint64_t)1 << (4 * wholeQuanta)) - 1 : ~(uint64_t)0);
@@ -580,11 +616,23 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
                 __asm__("" : "+r"(longAndChecked));
                 if (__builtin_expect(longAndChecked, 0)) holdsRun = !binary_drops(p + start, length);
             }
-            int keepIfText = checked & !((keepBinary != 0) & holdsRun);
-            out[count].start = start;
-            out[count].end = end;
-            out[count].flags = flagsOf[k] & (uint8_t)~checkedBit;
-            count += (size_t)(!keepIfText | text);
+            keepIfText[k] = (uint8_t)(checked & !((keepBinary != 0) & holdsRun));
+        }
+        // 4. Two survivors at a time, the bad bytes of their first 12 decoded bytes (one
+        // value to each half of a register), and each run written out, counted when kept.
+        // One at a time, the bad bytes took about as long as the rest of steps 3 and 4.
+        for (size_t k = 0; k < survivors; k += 2) {
+            uint64_t bad = bad_in_prefixes2(_mm256_load_si256((const __m256i *)(prefixes + 16 * k)));
+            size_t group = survivors - k < 2 ? survivors - k : 2;
+            for (size_t j = 0; j < group; j++) {
+                size_t i = k + j, length = ends[i] - starts[i], left = length & 3;
+                size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
+                int text = (size_t)__builtin_popcountll((bad >> (16 * j)) & 0xFFFF) <= decoded / 16;
+                out[count].start = starts[i];
+                out[count].end = ends[i];
+                out[count].flags = flagsOf[i] & (uint8_t)~checkedBit;
+                count += (size_t)(!keepIfText[i] | text);
+            }
         }
         /* A run that goes on into the next block: its start waits for its end. */
         pending = startCount - endCount;
