@@ -472,6 +472,26 @@ static const uint32_t setLanes[16][4] = {
     {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
 };
 
+/// The indices of the words `w` in `from..<to` where `a[w] | b[w]` is not zero, in order,
+/// four words a test; returns how many. Each test writes four indices, but the count never
+/// passes the words read: `out` needs room for `to - from` only. The lister's step 1 (the
+/// words holding a long run's start or end) and the stop words (`a` and `b` the same) of
+/// the AVX2 tier.
+AVX2 static size_t nonzero_words_avx2(const uint64_t *a, const uint64_t *b, size_t from, size_t to, uint32_t *out) {
+    size_t count = 0, w = from;
+    for (; w + 4 <= to; w += 4) {
+        __m256i either = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(a + w)), _mm256_loadu_si256((const __m256i *)(b + w)));
+        unsigned has = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(either, _mm256_setzero_si256()))) & 15;
+        _mm_storeu_si128((__m128i *)(out + count), _mm_add_epi32(_mm_set1_epi32((int)w), _mm_loadu_si128((const __m128i *)setLanes[has])));
+        count += (size_t)__builtin_popcount(has);
+    }
+    for (; w < to; w++) {
+        out[count] = (uint32_t)w;
+        count += (a[w] | b[w]) != 0;
+    }
+    return count;
+}
+
 /// `bad_bytes` of two values at once: each 16-byte half of `y` holds one value's first 12
 /// decoded bytes, then four zero bytes; bit `16 j + k` of the result is byte `k` of value `j`.
 AVX2 static inline uint64_t bad_in_prefixes2(__m256i y) {
@@ -517,7 +537,7 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
     const uint8_t checkedBit = 0x80;
     size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 4];
     uint8_t flagsOf[4 * BLOCK_WORDS + 8];
-    uint32_t wordsWithEnds[BLOCK_WORDS + 4];
+    uint32_t wordsWithEnds[BLOCK_WORDS];
     uint8_t keepIfText[4 * BLOCK_WORDS + 8];
     uint8_t prefixes[16 * (4 * BLOCK_WORDS + 8)] __attribute__((aligned(32)));
     uint8_t copy[64];
@@ -527,22 +547,10 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
         // 1. The words that hold a long run's start or end (a third of the words in source),
         // listed without a branch, then their starts and ends. Flattening every word, as
         // `LIST_RUNS` does, took 43% of the lister's time.
-        size_t holding = 0, w = w0;
-        for (; w + 4 <= w1; w += 4) {
-            __m256i either = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(b->longStarts + w)),
-                                             _mm256_loadu_si256((const __m256i *)(b->longEnds + w)));
-            unsigned has = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(either, _mm256_setzero_si256()))) & 15;
-            _mm_storeu_si128((__m128i *)(wordsWithEnds + holding),
-                             _mm_add_epi32(_mm_set1_epi32((int)w), _mm_loadu_si128((const __m128i *)setLanes[has])));
-            holding += (size_t)__builtin_popcount(has);
-        }
-        for (; w < w1; w++) {
-            wordsWithEnds[holding] = (uint32_t)w;
-            holding += (b->longStarts[w] | b->longEnds[w]) != 0;
-        }
+        size_t holding = nonzero_words_avx2(b->longStarts, b->longEnds, w0, w1, wordsWithEnds);
         size_t startCount = pending, endCount = 0;
         for (size_t j = 0; j < holding; j++) {
-            w = wordsWithEnds[j];
+            size_t w = wordsWithEnds[j];
             startCount += flatten2(b->longStarts[w], w * 64, starts + startCount);
             endCount += flatten2(b->longEnds[w], w * 64, ends + endCount);
         }
@@ -924,6 +932,7 @@ size_t keyshape_stop_words_with(int tier, const uint64_t *stops, size_t words, u
     tier = keyshape_runnable_tier(tier);
 #if KEYSHAPE_X86
     if (tier == KEYSHAPE_MASKS_AVX512) return nonzero_words_avx512(stops, 0, words, out);
+    if (tier == KEYSHAPE_MASKS_AVX2) return nonzero_words_avx2(stops, stops, 0, words, out);
 #endif
     size_t count = 0;
     for (size_t w = 0; w < words; w++) {
