@@ -38,7 +38,7 @@ public struct SpanFinder {
     /// Decoded bytes of base64 (written through a pointer): room for a whole buffer's decode,
     /// grown, never shrunk.
     private var wide: [UInt8] = []
-    /// The bitmaps of `keyshape_find_runs` (run, stops, then its own three), one after the
+    /// The bitmaps of `keyshape_find_runs` (run, stops, then its own two), one after the
     /// other, and its list of long runs: grown, never shrunk.
     private var masks: [UInt64] = []
     private var runs: [keyshape_run_candidate] = []
@@ -74,7 +74,7 @@ public struct SpanFinder {
         let p = base.assumingMemoryBound(to: UInt8.self)
         let n = buffer.count
         let words = keyshape_masks_words(n)
-        if masks.count < 5 * words { masks = [UInt64](repeating: 0, count: 5 * words) }
+        if masks.count < 4 * words { masks = [UInt64](repeating: 0, count: 4 * words) }
         if runs.count < n / 16 + 1 { runs = [keyshape_run_candidate](repeating: keyshape_run_candidate(), count: n / 16 + 1) }
         if stopWords.count < words { stopWords = [UInt32](repeating: 0, count: words) }
         // The longest base64 decode of a buffer is its whole length read as base64.

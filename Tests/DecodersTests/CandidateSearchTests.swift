@@ -25,7 +25,7 @@ final class CandidateSearchTests: XCTestCase {
     static func pass(_ bytes: [UInt8], tier: Int32, keepBinary: Bool) -> PassResult {
         let n = bytes.count
         let words = keyshape_masks_words(n)
-        var masks = [UInt64](repeating: 0xDEAD_BEEF, count: 5 * words)
+        var masks = [UInt64](repeating: 0xDEAD_BEEF, count: 4 * words)
         var out = [keyshape_run_candidate](repeating: keyshape_run_candidate(), count: n / 16 + 1)
         let count = bytes.withUnsafeBufferPointer { b in
             masks.withUnsafeMutableBufferPointer { m in

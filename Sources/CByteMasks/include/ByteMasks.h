@@ -35,7 +35,7 @@ size_t keyshape_masks_words(size_t n);
 /// of 16 or more run characters that does not continue a run (`run[q] && !run[q - 1]`), holds
 /// a strong byte and is not one the finder drops unread (a run it reads as base64 from its
 /// first byte, for which `keyshape_base64_drops` says so with this `keepBinary`); returns how
-/// many. `scratch` holds `3 * keyshape_masks_words(n)` words.
+/// many. `scratch` holds `2 * keyshape_masks_words(n)` words.
 size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *scratch,
                           keyshape_run_candidate *out);
 
