@@ -131,14 +131,20 @@ static inline uint64_t partial_first(const uint8_t *p, size_t count) {
     return (uint64_t)printable(((uint32_t)v[c[0]] << 2 | v[c[1]] >> 4) & 0xFF) << (count / 4);
 }
 
+/// The length of the decode of `count` base64 characters (padding left out) that is not
+/// 4k + 1 long.
+static inline size_t decoded_length(size_t count) {
+    size_t left = count & 3;
+    return count / 4 * 3 + (left == 0 ? 0 : left - 1);
+}
+
 /// What `drops_scalar` and `drops_simd` settle before reading a character: a length no
 /// base64 has (4k + 1 characters: the decode fails) is dropped; under 16 characters there is
 /// no prefix to read (-1: read on). `decoded` is the decode's length.
 static inline int settled_by_length(size_t count, size_t *decoded) {
-    size_t left = count & 3;
-    if (left == 1) return 1;
+    if ((count & 3) == 1) return 1;
     if (count < 16) return 0;
-    *decoded = count / 4 * 3 + (left == 0 ? 0 : left - 1);
+    *decoded = decoded_length(count);
     return -1;
 }
 

@@ -470,6 +470,61 @@ AVX2 static void block_pairs_avx2(const uint64_t *run, size_t words, size_t w0, 
     *windowsBefore = windows[w1 - 1 - w0];
 }
 
+// The AVX2 lister's leads are the run classes' top three bits: a lead's entry is 0x20 or
+// more, and adding 0x60 (saturating) sets its top bit.
+_Static_assert(N_LEAD == 0xE0 && N_I_TO_O == 0x20, "the lead classes are the top three bits");
+
+/// The vector listers' step 2 keeps whether a run is read as base64 from its first byte in
+/// its flags' top bit, and step 4 clears it.
+enum { CHECKED_BIT = 0x80 };
+
+/// The vector listers' step 2 for one long run, from what it holds (`KEYSHAPE_RUN_*`, the
+/// strong bit left out), whether it starts with `0x`, the bad bytes its four quanta's first
+/// characters give (`bad_by_first_characters`) and its leads (bit k: byte k, a lead
+/// character; the first 64 bytes): whether the finder reads it as base64 from its first byte
+/// (`*checked`), and whether that drops it unread, by a length no base64 has or by its first
+/// characters (for binary spans kept, only with no three quanta in a row whose first bytes
+/// may be printable; a run over 64 is left to step 3).
+static inline int drops_by_first_quanta(uint32_t flags, int zeroX, size_t badFirst, uint64_t lead, size_t length,
+                                        int keepBinary, int *checked) {
+    const uint32_t both = KEYSHAPE_RUN_STANDARD_ONLY | KEYSHAPE_RUN_URL_ONLY;
+    const uint64_t quantumLanes = 0x1111111111111111ULL;
+    *checked = ((flags & KEYSHAPE_RUN_NOT_HEX) != 0) & ((flags & both) != both) & !zeroX;
+    int textNever = badFirst > decoded_length(length) / 16;
+    int runNever = ((lead & (lead >> 4) & (lead >> 8) & quantumLanes) == 0) & (length <= 64);
+    return *checked & (((length & 3) == 1) | (textNever & ((keepBinary == 0) | runNever)));
+}
+
+/// The vector listers' step 3: whether two printable whole quanta and a printable first
+/// byte follow each other in a run's decode, from which of its decoded bytes are printable
+/// (bit 4 j + k: byte k of quantum j's 32-bit lane, third, second, first byte, then 0; the
+/// first 16 quanta: exact for runs of 64 characters and fewer).
+static inline int holds_printable_run(uint64_t printable, size_t length) {
+    const uint64_t quantumLanes = 0x1111111111111111ULL;
+    size_t wholeQuanta = length / 4, quantaCount = wholeQuanta + ((length & 3) >= 2);
+    uint64_t whole = printable & (printable >> 1) & (printable >> 2) & quantumLanes
+                   & (wholeQuanta < 16 ? ((uint64_t)1 << (4 * wholeQuanta)) - 1 : ~(uint64_t)0);
+    uint64_t firsts = (printable >> 2) & quantumLanes & (quantaCount < 16 ? ((uint64_t)1 << (4 * quantaCount)) - 1 : ~(uint64_t)0);
+    return (whole & (whole >> 4) & (firsts >> 8)) != 0;
+}
+
+/// The vector listers' step 4 for the survivors `first..<first + group`, whose decoded
+/// prefixes' bad bytes are `bad` (bit 16 j + k: byte k of survivor `first + j`): each written
+/// to `out[count]`, counted when kept; returns the new count.
+static inline size_t list_survivors(uint64_t bad, size_t first, size_t group, const size_t *starts, const size_t *ends,
+                                    const uint8_t *flagsOf, const uint8_t *keepIfText, keyshape_run_candidate *out,
+                                    size_t count) {
+    for (size_t j = 0; j < group; j++) {
+        size_t i = first + j;
+        int text = (size_t)__builtin_popcountll((bad >> (16 * j)) & 0xFFFF) <= decoded_length(ends[i] - starts[i]) / 16;
+        out[count].start = starts[i];
+        out[count].end = ends[i];
+        out[count].flags = flagsOf[i] & (uint8_t)~CHECKED_BIT;
+        count += (size_t)(!keepIfText[i] | text);
+    }
+    return count;
+}
+
 /// For each set of four words (bit k: word k), the indices of its members, in order: the
 /// lister's step 1 lists the words that hold a long run's start or end four at a time.
 static const uint32_t setLanes[16][4] = {
@@ -536,10 +591,6 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
     const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)keyshape_run_nibbles));
     const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(keyshape_run_nibbles + 16)));
     const __m128i prefixOrder = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
-    const uint64_t quantumLanes = 0x1111111111111111ULL;
-    const uint32_t both = KEYSHAPE_RUN_STANDARD_ONLY | KEYSHAPE_RUN_URL_ONLY;
-    // Step 2 keeps whether a run is read as base64 from its first byte in the flags' top bit.
-    const uint8_t checkedBit = 0x80;
     size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 4];
     uint8_t flagsOf[4 * BLOCK_WORDS + 8];
     uint32_t wordsWithEnds[BLOCK_WORDS];
@@ -565,7 +616,7 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
         // lister: one branch, on what is rarely true.
         size_t survivors = 0;
         for (size_t k = 0; k < endCount; k++) {
-            size_t start = starts[k], end = ends[k], length = end - start, left = length & 3;
+            size_t start = starts[k], end = ends[k], length = end - start;
             const uint8_t *q = run_bytes(p, n, start, copy);
             // The first 32 bytes; the next 32 only for the runs that have them (11% of the
             // long runs in source: the branch costs less than the work it saves).
@@ -576,14 +627,14 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
             __m256i dashUnderscore = _mm256_andnot_si256(_mm256_slli_epi16(c, 1), c);
             __m256i notHex = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(c, _mm256_set1_epi8(N_HEX)), _mm256_setzero_si256()), in);
             // A lead's entry is 0x20 or more: the saturating add sets its top bit.
-            uint64_t lead = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x60)));
+            uint64_t lead = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x80 - N_I_TO_O)));
             if (length > 32) {
                 in = bytes_in_run(length - 32);
                 c = nibble_classes32(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(q + 32)), in), low, high);
                 any = _mm256_or_si256(any, c);
                 dashUnderscore = _mm256_or_si256(dashUnderscore, _mm256_andnot_si256(_mm256_slli_epi16(c, 1), c));
                 notHex = _mm256_or_si256(notHex, _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(c, _mm256_set1_epi8(N_HEX)), _mm256_setzero_si256()), in));
-                lead |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x60))) << 32;
+                lead |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x80 - N_I_TO_O))) << 32;
             }
             uint32_t flags = (_mm256_testz_si256(notHex, notHex) ? 0 : KEYSHAPE_RUN_NOT_HEX)
                            | (_mm256_testz_si256(any, _mm256_set1_epi8(N_PLUS_SLASH)) ? 0 : KEYSHAPE_RUN_STANDARD_ONLY)
@@ -592,26 +643,23 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
             if (__builtin_expect(length > 64, 0)) flags |= run_flags_avx2(p, n, start + 64, end);
             int strong = (flags & KEYSHAPE_RUN_STRONG) != 0;
             flags &= ~(uint32_t)KEYSHAPE_RUN_STRONG;
-            int checked = ((flags & KEYSHAPE_RUN_NOT_HEX) != 0) & ((flags & both) != both) & ((q[0] != '0') | ((q[1] | 0x20) != 'x'));
-            size_t badFirst = bad_by_first_characters(q);
-            size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
-            int textNever = badFirst > decoded / 16;
-            int runNever = ((lead & (lead >> 4) & (lead >> 8) & quantumLanes) == 0) & (length <= 64);
-            int drop = !strong | (checked & ((left == 1) | (textNever & ((keepBinary == 0) | runNever))));
+            int checked;
+            int drop = !strong | drops_by_first_quanta(flags, (q[0] == '0') & ((q[1] | 0x20) == 'x'), bad_by_first_characters(q), lead,
+                                                       length, keepBinary, &checked);
             __asm__("" : "+r"(drop));
             starts[survivors] = start;
             ends[survivors] = end;
-            flagsOf[survivors] = (uint8_t)(flags | (uint32_t)checked << 7);
+            flagsOf[survivors] = (uint8_t)(flags | (checked ? CHECKED_BIT : 0));
             survivors += !drop;
         }
         // 3. Each survivor's quanta: its first 12 decoded bytes kept for step 4 and, when
         // binary spans are kept, whether it holds a printable run (the second 32 bytes only
         // for the survivors that have them: the branch costs less than their work).
         for (size_t k = 0; k < survivors; k++) {
-            size_t start = starts[k], length = ends[k] - start, left = length & 3;
+            size_t start = starts[k], length = ends[k] - start;
             const uint8_t *q = run_bytes(p, n, start, copy);
             __m256i x0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)q), bytes_in_run(length));
-            int checked = (flagsOf[k] & checkedBit) != 0;
+            int checked = (flagsOf[k] & CHECKED_BIT) != 0;
             // Lane bytes: third, second, first decoded byte, then 0 (never printable).
             __m256i quanta0 = quanta32(x0);
             _mm_store_si128((__m128i *)(prefixes + 16 * k), _mm_shuffle_epi8(_mm256_castsi256_si128(quanta0), prefixOrder));
@@ -622,11 +670,7 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
                     __m256i x1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(q + 32)), bytes_in_run(length - 32));
                     printable |= (uint64_t)(uint32_t)_mm256_movemask_epi8(printable32(quanta32(x1))) << 32;
                 }
-                size_t wholeQuanta = length / 4, quantaCount = wholeQuanta + (left >= 2);
-                uint64_t whole = printable & (printable >> 1) & (printable >> 2) & quantumLanes
-                               & (wholeQuanta < 16 ? ((uint64_t)1 << (4 * wholeQuanta)) - 1 : ~(uint64_t)0);
-                uint64_t firsts = (printable >> 2) & quantumLanes & (quantaCount < 16 ? ((uint64_t)1 << (4 * quantaCount)) - 1 : ~(uint64_t)0);
-                holdsRun = (whole & (whole >> 4) & (firsts >> 8)) != 0;
+                holdsRun = holds_printable_run(printable, length);
                 int longAndChecked = (length > 64) & checked;
                 __asm__("" : "+r"(longAndChecked));
                 if (__builtin_expect(longAndChecked, 0)) holdsRun = !binary_drops(p + start, length);
@@ -638,16 +682,7 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
         // One at a time, the bad bytes took about as long as the rest of steps 3 and 4.
         for (size_t k = 0; k < survivors; k += 2) {
             uint64_t bad = bad_in_prefixes2(_mm256_load_si256((const __m256i *)(prefixes + 16 * k)));
-            size_t group = survivors - k < 2 ? survivors - k : 2;
-            for (size_t j = 0; j < group; j++) {
-                size_t i = k + j, length = ends[i] - starts[i], left = length & 3;
-                size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
-                int text = (size_t)__builtin_popcountll((bad >> (16 * j)) & 0xFFFF) <= decoded / 16;
-                out[count].start = starts[i];
-                out[count].end = ends[i];
-                out[count].flags = flagsOf[i] & (uint8_t)~checkedBit;
-                count += (size_t)(!keepIfText[i] | text);
-            }
+            count = list_survivors(bad, k, survivors - k < 2 ? survivors - k : 2, starts, ends, flagsOf, keepIfText, out, count);
         }
         /* A run that goes on into the next block: its start waits for its end. */
         pending = startCount - endCount;
@@ -756,10 +791,6 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
     const __m512i valueLow = _mm512_loadu_si512((const void *)keyshape_base64_value);
     const __m512i valueHigh = _mm512_loadu_si512((const void *)(keyshape_base64_value + 64));
     const __m512i prefixOrder = _mm512_broadcast_i32x4(_mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));
-    const uint64_t quantumLanes = 0x1111111111111111ULL;
-    const uint32_t both = KEYSHAPE_RUN_STANDARD_ONLY | KEYSHAPE_RUN_URL_ONLY;
-    // Step 2 keeps whether a run is read as base64 from its first byte in the flags' top bit.
-    const uint8_t checkedBit = 0x80;
     size_t starts[4 * BLOCK_WORDS + 8], ends[4 * BLOCK_WORDS + 8];
     uint8_t flagsOf[4 * BLOCK_WORDS + 8], keepIfText[4 * BLOCK_WORDS + 8];
     uint8_t prefixes[16 * (4 * BLOCK_WORDS + 8)] __attribute__((aligned(64)));
@@ -843,7 +874,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
         // strong runs in 231 MB of the benchmark tree are dropped here.
         size_t survivors = 0;
         for (size_t k = 0; k < listed; k++) {
-            size_t start = starts[k], end = ends[k], length = end - start, left = length & 3;
+            size_t start = starts[k], end = ends[k], length = end - start;
             __mmask64 inRun = _bzhi_u64(~(uint64_t)0, (unsigned)(length < 64 ? length : 64));
             __m512i x = _mm512_maskz_loadu_epi8(inRun, p + start);
             __m512i c = _mm512_maskz_permutex2var_epi8(inRun, classLow, x, classHigh);
@@ -851,36 +882,29 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
             if (__builtin_expect(length > 64, 0)) flags |= run_flags_avx512(p, classLow, classHigh, start + 64, end);
             flags &= ~(uint32_t)KEYSHAPE_RUN_STRONG;
             uint32_t firstTwo = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(x)) & 0xFFFF;
-            int checked = ((flags & KEYSHAPE_RUN_NOT_HEX) != 0) & ((flags & both) != both) & ((firstTwo | 0x2000) != ('0' | 'x' << 8));
-            size_t badFirst = bad_by_first_characters(p + start);
             uint64_t lead = _mm512_test_epi8_mask(c, _mm512_set1_epi8(R_LEAD));
-            size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
-            int textNever = badFirst > decoded / 16;
-            int runNever = ((lead & (lead >> 4) & (lead >> 8) & quantumLanes) == 0) & (length <= 64);
-            int drop = checked & ((left == 1) | (textNever & ((keepBinary == 0) | runNever)));
+            int checked;
+            int drop = drops_by_first_quanta(flags, (firstTwo | 0x2000) == ('0' | 'x' << 8), bad_by_first_characters(p + start), lead,
+                                             length, keepBinary, &checked);
             __asm__("" : "+r"(drop));
             starts[survivors] = start;
             ends[survivors] = end;
-            flagsOf[survivors] = (uint8_t)(flags | (uint32_t)checked << 7);
+            flagsOf[survivors] = (uint8_t)(flags | (checked ? CHECKED_BIT : 0));
             survivors += !drop;
         }
         // 3. Each survivor's quanta: every masked-out byte is zero, whose base64 value is 0.
         for (size_t k = 0; k < survivors; k++) {
-            size_t start = starts[k], length = ends[k] - start, left = length & 3;
+            size_t start = starts[k], length = ends[k] - start;
             __mmask64 inRun = _bzhi_u64(~(uint64_t)0, (unsigned)(length < 64 ? length : 64));
             __m512i x = _mm512_maskz_loadu_epi8(inRun, p + start);
-            int checked = (flagsOf[k] & checkedBit) != 0;
+            int checked = (flagsOf[k] & CHECKED_BIT) != 0;
             // Each quantum's 24-bit value in a 32-bit lane, first character highest (`quanta16`);
             // lane bytes: third, second, first decoded byte, then 0 (never printable).
             __m512i v = _mm512_permutex2var_epi8(valueLow, x, valueHigh);
             __m512i quanta = _mm512_madd_epi16(_mm512_maddubs_epi16(v, _mm512_set1_epi32(0x01400140)), _mm512_set1_epi32(0x00011000));
             _mm_store_si128((__m128i *)(prefixes + 16 * k), _mm512_castsi512_si128(quanta));
             uint64_t printable = _mm512_cmple_epu8_mask(_mm512_sub_epi8(quanta, _mm512_set1_epi8(0x20)), _mm512_set1_epi8(0x5E));
-            size_t wholeQuanta = length / 4, quantaCount = wholeQuanta + (left >= 2);
-            uint64_t whole = printable & (printable >> 1) & (printable >> 2) & quantumLanes
-                           & _bzhi_u64(~(uint64_t)0, (unsigned)(wholeQuanta < 16 ? 4 * wholeQuanta : 64));
-            uint64_t firsts = (printable >> 2) & quantumLanes & _bzhi_u64(~(uint64_t)0, (unsigned)(quantaCount < 16 ? 4 * quantaCount : 64));
-            int holdsRun = (whole & (whole >> 4) & (firsts >> 8)) != 0;
+            int holdsRun = holds_printable_run(printable, length);
             // A survivor that is checked is not 4k + 1 long.
             int longAndBinary = (length > 64) & checked & (keepBinary != 0);
             __asm__("" : "+r"(longAndBinary));  // keeps the value whole: else LLVM splits it into branches again
@@ -892,16 +916,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
         // 4. The lanes past the last survivor hold stale bytes: their counts are not read.
         for (size_t k = 0; k < survivors; k += 4) {
             uint64_t bad = bad_in_prefixes4(_mm512_shuffle_epi8(_mm512_load_si512((const void *)(prefixes + 16 * k)), prefixOrder));
-            size_t group = survivors - k < 4 ? survivors - k : 4;
-            for (size_t j = 0; j < group; j++) {
-                size_t i = k + j, length = ends[i] - starts[i], left = length & 3;
-                size_t decoded = length / 4 * 3 + (left == 0 ? 0 : left - 1);
-                int text = (size_t)__builtin_popcountll((bad >> (16 * j)) & 0xFFFF) <= decoded / 16;
-                out[count].start = starts[i];
-                out[count].end = ends[i];
-                out[count].flags = flagsOf[i] & (uint8_t)~checkedBit;
-                count += (size_t)(!keepIfText[i] | text);
-            }
+            count = list_survivors(bad, k, survivors - k < 4 ? survivors - k : 4, starts, ends, flagsOf, keepIfText, out, count);
         }
     }
     return count;
