@@ -232,17 +232,22 @@ AVX512 static inline uint32_t run_flags_avx512(const uint8_t *p, __m512i low, __
 }
 #endif
 
-/// Where runs of LONG_RUN start, for one word: `run[q] & run[q + 1] & ... & run[q + 15]`, in
-/// four doubling steps over the word and the one after it (only the low 15 bits of the next
-/// word matter, and each step's wrong top bits stay above them), at a run's first byte
-/// (`run[q] && !run[q - 1]`).
+/// Where 16 run characters in a row start (`run[q] & run[q + 1] & ... & run[q + 15]`), for
+/// one word and the one after it: four doubling steps over the word alone, with ones shifted
+/// in above it, then the windows that reach into the next word (from bit 49 on) kept only as
+/// far as its run of trailing ones goes (`hi & ~(hi + 1)`, shifted up to bit 49). Doubling
+/// over both words, as before, took half as many instructions again: 0.96 of the pass's time
+/// on one AVX2 processor (100 MB of the benchmark tree, best of 5 rounds, 8 pairs).
+static inline uint64_t windows16(uint64_t lo, uint64_t hi) {
+    for (int d = 1; d < LONG_RUN; d *= 2) lo &= (lo >> d) | (~(uint64_t)0 << (64 - d));
+    uint64_t trailingOnes = hi & ~(hi + 1);
+    return lo & ((trailingOnes << (64 - LONG_RUN + 1)) | (~(uint64_t)0 >> (LONG_RUN - 1)));
+}
+
+/// Where runs of LONG_RUN start, for one word (`lo`, between `previous` and `hi`): a window
+/// of 16 (`windows16`) at a run's first byte (`run[q] && !run[q - 1]`).
 static inline uint64_t long_starts(uint64_t previous, uint64_t lo, uint64_t hi) {
-    uint64_t starts = lo & ~((lo << 1) | (previous >> 63));
-    for (int d = 1; d < LONG_RUN; d *= 2) {
-        lo &= (lo >> d) | (hi << (64 - d));
-        hi &= hi >> d;
-    }
-    return lo & starts;
+    return windows16(lo, hi) & ~((lo << 1) | (previous >> 63));
 }
 
 /// Every word's long-run starts: no word depends on another's result, so the
@@ -265,8 +270,8 @@ static inline uint64_t long_starts(uint64_t previous, uint64_t lo, uint64_t hi) 
 WORD_PAIRS(word_pairs_plain, )
 
 /// Where runs of LONG_RUN end, for one word (`hi`) after the one before it (`lo`): the byte
-/// after a run's last (`!run[q]`) with `run[q - 1] & ... & run[q - 16]`, in the same four
-/// doubling steps as `long_starts`, looking back instead of ahead.
+/// after a run's last (`!run[q]`) with `run[q - 1] & ... & run[q - 16]`, in four doubling
+/// steps over both words, looking back.
 static inline uint64_t long_ends(uint64_t lo, uint64_t hi) {
     uint64_t yh = (hi << 1) | (lo >> 63), yl = lo << 1;
     for (int d = 1; d < LONG_RUN; d *= 2) {
@@ -277,16 +282,6 @@ static inline uint64_t long_ends(uint64_t lo, uint64_t hi) {
 }
 
 #if KEYSHAPE_X86
-/// Where 16 run characters in a row start (`run[q] & ... & run[q + 15]`), for one word and
-/// the one after it: `long_starts` before it keeps a run's first byte.
-static inline uint64_t windows16(uint64_t lo, uint64_t hi) {
-    for (int d = 1; d < LONG_RUN; d *= 2) {
-        lo &= (lo >> d) | (hi << (64 - d));
-        hi &= hi >> d;
-    }
-    return lo;
-}
-
 /// `WORD_PAIRS` for the AVX-512 lister: long-run ends (in `longStarts`).
 AVX512 static void word_ends_avx512(size_t words, const bitmaps *b) {
     const uint64_t *run = b->run;
