@@ -65,6 +65,14 @@ final class CandidateSearchTests: XCTestCase {
             }
             buffers.append(long)
         }
+        // Every byte value before a colon, between stop characters and next to run characters,
+        // at every offset of a vector step (the vector tiers classify bytes by table lookups
+        // of their nibbles and read the byte before a colon from a second load).
+        var everyByte: [UInt8] = []
+        for b in 0...255 as ClosedRange<UInt8> {
+            everyByte += [b, UInt8(ascii: ":"), UInt8(ascii: "\\"), b, UInt8(ascii: "%"), b, UInt8(ascii: "a"), b, UInt8(ascii: "A"), UInt8(ascii: ":")]
+        }
+        for shift in 0..<3 { buffers.append(Array(repeating: UInt8(ascii: "Q"), count: shift) + everyByte) }
         // Long runs without a strong byte (hex letters alone, which the finder keeps, and
         // lower case with signs), some given one strong byte at the start, the end or between,
         // across words: what decides whether a run is listed at all.
