@@ -359,6 +359,11 @@ private struct Pass {
 
     // MARK: string escapes
 
+    // `isEscapeTrigger` and `openingQuote` are inlined: called from a mutating method, each
+    // call copied the whole pass (152 bytes) to the stack first, once per backslash.
+
+    /// Whether the backslash at `i` starts an escape that makes its literal worth decoding.
+    @inline(__always)
     func isEscapeTrigger(_ i: Int) -> Bool {
         guard i + 1 < n else { return false }
         func hex(_ from: Int, _ count: Int) -> Bool {
@@ -379,6 +384,7 @@ private struct Pass {
 
     /// The last unescaped quote before `i` on its line (not before the last span tried), -1
     /// for none.
+    @inline(__always)
     func openingQuote(before i: Int) -> Int {
         let limit = max(floor, escapeTriedUntil, i - SpanFinder.maximumLookback)
         var k = i - 1
