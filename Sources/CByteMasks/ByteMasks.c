@@ -108,7 +108,7 @@ AVX2 static inline __m256i nibble_classes32(__m256i x, __m256i low, __m256i high
 /// 32 bytes' run and stop lanes, from the bytes `x` and the bytes before each of them
 /// (`before`: whether a colon follows an `a`), all from one nibble lookup
 /// (`keyshape_word_nibbles`). Run characters' entries are 8 or more: a saturating add carries
-/// them into the top bit for `movemask`. A stop's entry (`W_*`) picks its byte from a shuffle
+/// them into the top bit for `movemask`. A stop's entry (`WN_*`) picks its byte from a shuffle
 /// of the entries: 0x80 for a backslash or `%`, 0x7F for a colon, which the byte before it
 /// being `a` (a compare's -1, subtracted) carries to 0x80; entries 0 and 8 (a run character's
 /// low nibble) and those from 0x80 pick 0. With a compare for each stop character and an
@@ -118,7 +118,7 @@ AVX2 static inline __m256i nibble_classes32(__m256i x, __m256i low, __m256i high
 AVX2 static inline void classify32(__m256i x, __m256i before, __m256i low, __m256i high, __m256i stopBytes,
                                    uint32_t *run, uint32_t *stop) {
     __m256i c = nibble_classes32(x, low, high);
-    *run = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x80 - 8)));
+    *run = (uint32_t)_mm256_movemask_epi8(_mm256_adds_epu8(c, _mm256_set1_epi8(0x80 - WN_FIRST_RUN)));
     __m256i afterA = _mm256_cmpeq_epi8(_mm256_or_si256(before, _mm256_set1_epi8(0x20)), _mm256_set1_epi8('a'));
     *stop = (uint32_t)_mm256_movemask_epi8(_mm256_sub_epi8(_mm256_shuffle_epi8(stopBytes, c), afterA));
 }
@@ -132,6 +132,8 @@ AVX2 static size_t words_avx2(const uint8_t *p, size_t n, const bitmaps *in, uin
     const bitmaps local = *in;
     const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)keyshape_word_nibbles));
     const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(keyshape_word_nibbles + 16)));
+    // Entry k of the shuffle is the byte a class of k picks.
+    _Static_assert(WN_BACKSLASH == 1 && WN_PERCENT == 2 && WN_COLON == 4, "stopBytes' entries 1, 2 and 4");
     const __m256i stopBytes = _mm256_setr_epi8(0, (char)0x80, (char)0x80, 0, 0x7F, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                                0, (char)0x80, (char)0x80, 0, 0x7F, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     size_t i = 0;

@@ -40,12 +40,12 @@ enum { R_LEAD = C_STOP };
 /// and of its high nibble, ANDed: bit k is set when the byte lies in rectangle k, a set of low
 /// nibbles by a set of high nibbles (bytes from 0x80 lie in none). `keyshape_word_nibbles`
 /// (low nibbles' entries, then high nibbles') has the classifying pass's rectangles: the three
-/// stop characters alone in the low bits (`W_*`), then bits 3 to 7, which cover the run
+/// stop characters alone in the low bits (`WN_*`), then bits 3 to 7, which cover the run
 /// characters (`A-O a-o`, `P-Z p-z`, digits, `+ - /`, `_`): a byte is a run character when
-/// its entry is 8 or more. `keyshape_run_nibbles` has the lister's, read for run characters
+/// its entry is `WN_FIRST_RUN` or more. `keyshape_run_nibbles` has the lister's, read for run characters
 /// only (`N_*`).
 extern uint8_t keyshape_word_nibbles[32], keyshape_run_nibbles[32];
-enum { W_BACKSLASH = 1, W_PERCENT = 2, W_COLON = 4 };
+enum { WN_BACKSLASH = 1, WN_PERCENT = 2, WN_COLON = 4, WN_FIRST_RUN = 8 };
 enum {
     N_DIGIT = 1,
     N_A_TO_O = 2,

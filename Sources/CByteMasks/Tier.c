@@ -77,14 +77,14 @@ static void fill_nibbles(uint8_t *table, const rectangle *r, int count) {
 
 static void fill_nibble_tables(void) {
     const rectangle word[] = {
-        {W_BACKSLASH, NIBBLE(12), NIBBLE(5)},
-        {W_PERCENT, NIBBLE(5), NIBBLE(2)},
-        {W_COLON, NIBBLE(10), NIBBLE(3)},
-        {8, NIBBLES(1, 15), NIBBLE(4) | NIBBLE(6)},        // A-O a-o
-        {16, NIBBLES(0, 10), NIBBLE(5) | NIBBLE(7)},       // P-Z p-z
-        {32, NIBBLES(0, 9), NIBBLE(3)},                    // 0-9
-        {64, NIBBLE(11) | NIBBLE(13) | NIBBLE(15), NIBBLE(2)},  // + - /
-        {128, NIBBLE(15), NIBBLE(5)},                      // _
+        {WN_BACKSLASH, NIBBLE(12), NIBBLE(5)},
+        {WN_PERCENT, NIBBLE(5), NIBBLE(2)},
+        {WN_COLON, NIBBLE(10), NIBBLE(3)},
+        {WN_FIRST_RUN, NIBBLES(1, 15), NIBBLE(4) | NIBBLE(6)},        // A-O a-o
+        {WN_FIRST_RUN << 1, NIBBLES(0, 10), NIBBLE(5) | NIBBLE(7)},   // P-Z p-z
+        {WN_FIRST_RUN << 2, NIBBLES(0, 9), NIBBLE(3)},                // 0-9
+        {WN_FIRST_RUN << 3, NIBBLE(11) | NIBBLE(13) | NIBBLE(15), NIBBLE(2)},  // + - /
+        {WN_FIRST_RUN << 4, NIBBLE(15), NIBBLE(5)},                   // _
     };
     const rectangle run[] = {
         {N_DIGIT, NIBBLES(0, 9), NIBBLE(3)},
