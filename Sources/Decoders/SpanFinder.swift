@@ -338,7 +338,7 @@ private struct Pass {
     mutating func decodeHex(_ start: Int, _ end: Int, _ scratch: inout [UInt8], _ budget: inout DecodeBudget, _ spans: inout [DecodedSpan]) {
         guard budget.take((end - start) / 2) else { return }
         guard ValueDecoding.hex(p, start..<end, into: &scratch) else { return }
-        scratch.withUnsafeBufferPointer { keep(.hex, start..<end, $0, &spans) }
+        _ = scratch.withUnsafeBufferPointer { keep(.hex, start..<end, $0, &spans) }
     }
 
     // MARK: percent-encoding
