@@ -35,12 +35,14 @@ let package = Package(
         // Transform: encoded values (base64, hex, percent, escapes, data: URIs) decoded for
         // the matcher; pure, no dependencies but its own C pass (CByteMasks).
         .target(name: "Decoders", dependencies: ["CByteMasks"]),
-        // The decoders' candidate search over a buffer as bitmaps (SSE2, a byte loop elsewhere).
+        // The decoders' candidate search over a buffer as bitmaps (AVX-512, AVX2 or SSE2 as the
+        // processor allows, a byte loop elsewhere).
         .target(name: "CByteMasks"),
         // libFuzzer harness for the decoders; a plain build makes a seed replayer.
         .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
-        // Throughput of the candidate finder on a folder, run by hand (not a test).
-        .executableTarget(name: "DecodersBench", dependencies: ["Decoders"]),
+        // Throughput of the candidate finder on a folder, and of its C pass alone at each tier,
+        // run by hand (not a test).
+        .executableTarget(name: "DecodersBench", dependencies: ["Decoders", "CByteMasks"]),
 
         .target(name: "GitHistory"),
         .target(name: "ObjectFiles"),

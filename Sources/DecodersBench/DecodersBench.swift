@@ -3,21 +3,34 @@
 //
 //   swift build -c release --product DecodersBench
 //   .build/release/DecodersBench /usr/lib/python3/dist-packages Sources
+//   .build/release/DecodersBench --pass [--rounds 10] /usr/lib/python3/dist-packages
 //
-// Reads every regular text file (no NUL in its first 8 KiB) under the folders given (up to 512 MiB in all) into memory, then
-// times (CPU time of the thread) three passes of the one-level candidate finder and of nested decoding at the default
-// depth, and prints MB/s (the median pass) with the spans found.
+// Reads every regular text file (no NUL in its first 8 KiB) under the folders given (up to 512 MiB in all, in path
+// order) into memory, then times (CPU time of the thread) three passes of the one-level candidate finder and of nested
+// decoding at the default depth, and prints MB/s (the median pass) with the spans found. With `--pass`, the C pass
+// alone at each tier instead (`PassTiming`).
 import Decoders
 import Foundation
 
 @main
 enum DecodersBench {
     static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let passOnly = arguments.first == "--pass"
+        if passOnly { arguments.removeFirst() }
+        var rounds = 10
+        if arguments.first == "--rounds", arguments.count > 1, let r = Int(arguments[1]), r >= 1 {
+            rounds = r
+            arguments.removeFirst(2)
+        }
         var buffers: [[UInt8]] = []
         var total = 0
-        for root in CommandLine.arguments.dropFirst() {
+        for root in arguments {
             guard let walk = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
-            for case let url as URL in walk where total < 512 << 20 {
+            // In path order: the same tree gives the same buffers in the same order (`--pass`
+            // hashes compare across builds).
+            let urls = walk.compactMap { $0 as? URL }.sorted { $0.path < $1.path }
+            for url in urls where total < 512 << 20 {
                 guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
                       let data = try? Data(contentsOf: url) else { continue }
                 let bytes = [UInt8](data)
@@ -29,6 +42,10 @@ enum DecodersBench {
         }
         print("\(buffers.count) files, \(total) bytes")
         if total == 0 { return }
+        if passOnly {
+            PassTiming.run(buffers, total: total, rounds: rounds)
+            return
+        }
 
         var finder = SpanFinder()
         var spanCount = 0
