@@ -18,40 +18,46 @@ enum PassTiming {
         var masks = [UInt64](repeating: 0, count: 4 * words)
         var runs = [keyshape_run_candidate](repeating: keyshape_run_candidate(), count: largest / 16 + 1)
         var stopWords = [UInt32](repeating: 0, count: words)
-        for tier in SpanFinder.availableTiers {
-            var best = Double.infinity
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            var listed = 0
-            // Round 0 hashes the output and is not timed; rounds 1 to `rounds` are.
-            for round in 0...rounds {
-                let first = round == 0
-                let seconds = DecodersBench.time {
-                    for buffer in buffers {
-                        buffer.withUnsafeBufferPointer { b in
-                            masks.withUnsafeMutableBufferPointer { m in
-                                runs.withUnsafeMutableBufferPointer { r in
-                                    stopWords.withUnsafeMutableBufferPointer { s in
-                                        let n = b.count, w = keyshape_masks_words(n)
-                                        let run = m.baseAddress!
-                                        let count = keyshape_find_runs_with(tier, b.baseAddress, n, 1, run, run + w, run + 2 * w, r.baseAddress!)
-                                        let stopCount = keyshape_stop_words_with(tier, run + w, w, s.baseAddress!)
-                                        if first {
-                                            listed += count
-                                            for k in 0..<count { mix(&hash, r[k].start); mix(&hash, r[k].end); mix(&hash, UInt64(r[k].flags)) }
-                                            for k in 0..<2 * w { mix(&hash, m[k]) }
-                                            for k in 0..<stopCount { mix(&hash, UInt64(s[k])) }
-                                        }
-                                    }
-                                }
-                            }
+        masks.withUnsafeMutableBufferPointer { m in
+            runs.withUnsafeMutableBufferPointer { r in
+                stopWords.withUnsafeMutableBufferPointer { s in
+                    for tier in SpanFinder.availableTiers {
+                        timeTier(tier, buffers, total: total, rounds: rounds, masks: m.baseAddress!, runs: r.baseAddress!, stopWords: s.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One tier: the storage is the caller's, so the rounds timed hold the pass and the loop
+    /// over the buffers, nothing else.
+    static func timeTier(_ tier: Int32, _ buffers: [[UInt8]], total: Int, rounds: Int, masks: UnsafeMutablePointer<UInt64>,
+                     runs: UnsafeMutablePointer<keyshape_run_candidate>, stopWords: UnsafeMutablePointer<UInt32>) {
+        var best = Double.infinity
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var listed = 0
+        // Round 0 hashes the output and is not timed; rounds 1 to `rounds` are.
+        for round in 0...rounds {
+            let first = round == 0
+            let seconds = DecodersBench.time {
+                for buffer in buffers {
+                    buffer.withUnsafeBufferPointer { b in
+                        let n = b.count, w = keyshape_masks_words(n)
+                        let count = keyshape_find_runs_with(tier, b.baseAddress, n, 1, masks, masks + w, masks + 2 * w, runs)
+                        let stopCount = keyshape_stop_words_with(tier, masks + w, w, stopWords)
+                        if first {
+                            listed += count
+                            for k in 0..<count { mix(&hash, runs[k].start); mix(&hash, runs[k].end); mix(&hash, UInt64(runs[k].flags)) }
+                            for k in 0..<2 * w { mix(&hash, masks[k]) }
+                            for k in 0..<stopCount { mix(&hash, UInt64(stopWords[k])) }
                         }
                     }
                 }
-                if !first { best = min(best, seconds) }
             }
-            let name = ["scalar", "SSE2", "AVX2", "AVX-512"][Int(tier)]
-            print("tier \(tier) (\(name)): best \(String(format: "%.4f", best)) s (\(String(format: "%.0f", Double(total) / 1e6 / best)) MB/s) of \(rounds) rounds, \(listed) runs listed, hash \(String(hash, radix: 16))")
+            if !first { best = min(best, seconds) }
         }
+        let name = ["scalar", "SSE2", "AVX2", "AVX-512"][Int(tier)]
+        print("tier \(tier) (\(name)): best \(String(format: "%.4f", best)) s (\(String(format: "%.0f", Double(total) / 1e6 / best)) MB/s) of \(rounds) rounds, \(listed) runs listed, hash \(String(hash, radix: 16))")
     }
 
     static func mix(_ hash: inout UInt64, _ value: UInt64) {
