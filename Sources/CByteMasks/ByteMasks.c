@@ -360,6 +360,16 @@ static inline size_t flatten2(uint64_t m, size_t base, size_t *out) {
     return count;
 }
 
+/// Whether the finder passes over a run without reading it because it is hex digits alone
+/// (`flags` without `KEYSHAPE_RUN_NOT_HEX`) too short for a hex value (`HEX_RUN`) or of odd
+/// length, and no `=` after it makes it base64: in source, three in four of the strong runs
+/// that the first quanta keep (numbers and 64-bit constants of 16 digits).
+static inline int passes_over_hex(uint32_t flags, const uint8_t *p, size_t n, size_t start, size_t end) {
+    size_t length = end - start;
+    uint8_t after = end < n ? p[end] : 0;
+    return ((flags & KEYSHAPE_RUN_NOT_HEX) == 0) & ((length < HEX_RUN) | (length & 1)) & (after != '=');
+}
+
 /// Words a block of `list_runs` lists at a time: its position lists stay in L1.
 enum { BLOCK_WORDS = 256 };
 
@@ -369,7 +379,8 @@ enum { BLOCK_WORDS = 256 };
 /// cost a mispredicted branch), reads what the run holds, and keeps those with a strong byte
 /// that the finder would not drop unread: a run read as base64 from its first byte (not hex
 /// alone, not `0x` and hex, not both alphabets, which the finder reads from after the last
-/// `-` or `_`) is dropped when its first characters say so.
+/// `-` or `_`) is dropped when its first characters say so, and hex alone when the finder
+/// passes over it (`passes_over_hex`).
 #define LIST_RUNS(NAME, ATTRIBUTES, SETUP, RUN_FLAGS, DROPS)                                               \
     ATTRIBUTES static size_t NAME(const uint8_t *p, size_t n, size_t words, int keepBinary, const bitmaps *b, \
                                   keyshape_run_candidate *out) {                                          \
@@ -398,7 +409,7 @@ enum { BLOCK_WORDS = 256 };
                     && !(p[start] == '0' && (p[start + 1] | 0x20) == 'x')) {                               \
                     keep = !DROPS(p, start, end - start, keepBinary);                          \
                 }                                                                                          \
-                count += (size_t)keep;                                                                     \
+                count += (size_t)(keep & !passes_over_hex(flags, p, n, start, end));                      \
             }                                                                                              \
             /* A run that goes on into the next block: its start waits for its end. */                    \
             pending = startCount - endCount;                                                               \
@@ -408,7 +419,7 @@ enum { BLOCK_WORDS = 256 };
     }
 
 #define RUN_FLAGS_SCALAR(p, n, start, end) run_flags_scalar(p, start, end)
-LIST_RUNS(list_runs_plain, , (void)n;, RUN_FLAGS_SCALAR, drops_scalar)
+LIST_RUNS(list_runs_plain, , , RUN_FLAGS_SCALAR, drops_scalar)
 #if KEYSHAPE_X86
 
 /// Base64 values of 32 run characters (or zero bytes, whose value is 0), each quantum's 24
@@ -519,8 +530,11 @@ static inline int holds_printable_run(uint64_t printable, size_t length) {
 
 /// The vector listers' step 4 for the survivors `first..<first + group`, whose decoded
 /// prefixes' bad bytes are `bad` (bit 16 j + k: byte k of survivor `first + j`): each written
-/// to `out[count]`, counted when kept; returns the new count.
-static inline size_t list_survivors(uint64_t bad, size_t first, size_t group, const size_t *starts, const size_t *ends,
+/// to `out[count]`, counted when kept (and not hex the finder passes over); returns the new
+/// count. The hex test is here, on the few survivors, not in step 2 with the runs' other
+/// tests: there, on every long run, the C pass took 1.05 times as long (AVX2 harness, 100 MB
+/// of the benchmark tree, 8 alternating pairs); here it takes no time that shows.
+static inline size_t list_survivors(const uint8_t *p, size_t n, uint64_t bad, size_t first, size_t group, const size_t *starts, const size_t *ends,
                                     const uint8_t *flagsOf, const uint8_t *keepIfText, keyshape_run_candidate *out,
                                     size_t count) {
     for (size_t j = 0; j < group; j++) {
@@ -529,7 +543,7 @@ static inline size_t list_survivors(uint64_t bad, size_t first, size_t group, co
         out[count].start = starts[i];
         out[count].end = ends[i];
         out[count].flags = flagsOf[i] & (uint8_t)~CHECKED_BIT;
-        count += (size_t)(!keepIfText[i] | text);
+        count += (size_t)((!keepIfText[i] | text) & !passes_over_hex(flagsOf[i], p, n, starts[i], ends[i]));
     }
     return count;
 }
@@ -697,7 +711,7 @@ AVX2 static size_t list_runs_avx2(const uint8_t *p, size_t n, size_t words, int 
         // One at a time, the bad bytes took about as long as the rest of steps 3 and 4.
         for (size_t k = 0; k < survivors; k += 2) {
             uint64_t bad = bad_in_prefixes2(_mm256_load_si256((const __m256i *)(prefixes + 16 * k)));
-            count = list_survivors(bad, k, survivors - k < 2 ? survivors - k : 2, starts, ends, flagsOf, keepIfText, out, count);
+            count = list_survivors(p, n, bad, k, survivors - k < 2 ? survivors - k : 2, starts, ends, flagsOf, keepIfText, out, count);
         }
         /* A run that goes on into the next block: its start waits for its end. */
         pending = startCount - endCount;
@@ -799,7 +813,7 @@ AVX512_LISTER static inline uint64_t bad_in_prefixes4(__m512i y) {
 /// the pass and list 0.040 s (best of interleaved rounds on a shared host), against 0.044 s
 /// when step 1 branched on each end (whether its run starts in the word before: as
 /// unpredictable as the data) and every run was decoded; 0.053 s for `LIST_RUNS`.
-AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int keepBinary, const bitmaps *b,
+AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t n, size_t words, int keepBinary, const bitmaps *b,
                                              keyshape_run_candidate *out) {
     const __m512i classLow = _mm512_loadu_si512((const void *)keyshape_run_class);
     const __m512i classHigh = _mm512_loadu_si512((const void *)(keyshape_run_class + 64));
@@ -931,7 +945,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t words, int
         // 4. The lanes past the last survivor hold stale bytes: their counts are not read.
         for (size_t k = 0; k < survivors; k += 4) {
             uint64_t bad = bad_in_prefixes4(_mm512_shuffle_epi8(_mm512_load_si512((const void *)(prefixes + 16 * k)), prefixOrder));
-            count = list_survivors(bad, k, survivors - k < 4 ? survivors - k : 4, starts, ends, flagsOf, keepIfText, out, count);
+            count = list_survivors(p, n, bad, k, survivors - k < 4 ? survivors - k : 4, starts, ends, flagsOf, keepIfText, out, count);
         }
     }
     return count;
@@ -954,7 +968,7 @@ size_t keyshape_find_runs_with(int tier, const uint8_t *p, size_t n, int keepBin
 #if KEYSHAPE_X86
     if (tier == KEYSHAPE_MASKS_AVX512) {
         word_ends_avx512(words, &b);
-        return list_runs_avx512(p, words, keepBinary, &b, out);
+        return list_runs_avx512(p, n, words, keepBinary, &b, out);
     }
     if (tier == KEYSHAPE_MASKS_AVX2) {
         return list_runs_avx2(p, n, words, keepBinary, &b, out);

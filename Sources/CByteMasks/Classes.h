@@ -12,6 +12,8 @@
 
 /// Minimum length of a base64 run the finder looks at (`SpanFinder.minimumBase64Length`).
 enum { LONG_RUN = 16 };
+/// The shortest run of hex digits the finder decodes as hex (`SpanFinder.minimumHexLength`).
+enum { HEX_RUN = 32 };
 
 /// The class bits of one byte (`classOf`).
 enum {

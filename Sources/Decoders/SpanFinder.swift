@@ -178,8 +178,9 @@ private struct Pass {
 
     /// The walk `i = 0; while i < n { i = step(i) }`, from stop to listed run to stop. Between
     /// them are only bytes that are neither run characters nor triggers `step` acts on, runs
-    /// shorter than `minimumBase64Length` and runs without a strong byte, which `step` passes
-    /// over without effect (a long run that continues a run is part of the run before it).
+    /// shorter than `minimumBase64Length`, runs without a strong byte and runs of hex digits
+    /// alone too short or odd for hex (with no `=` after them), which `step` passes over
+    /// without effect (a long run that continues a run is part of the run before it).
     /// Where the walk resumes inside a run (after a span, after the byte a backslash ate),
     /// that run is taken from there, as `step` does, and the listed runs it passed are skipped.
     mutating func run(scratch: inout [UInt8], budget: inout DecodeBudget, spans: inout [DecodedSpan]) {

@@ -92,6 +92,21 @@ final class CandidateSearchTests: XCTestCase {
             }
             buffers.append(bytes)
         }
+        // Runs of hex digits alone (with a strong byte: a digit or an upper-case A-F), 14 to
+        // 40 long, odd and even, some followed by `=` (then read as base64) and some at the
+        // buffer's end: the list leaves out those the finder passes over (shorter than a hex
+        // value or of odd length, no `=` after them).
+        for seed in 0..<40 as Range<UInt64> {
+            var g = Seeded(seed: 700 + seed)
+            var bytes: [UInt8] = []
+            while bytes.count < 3_000 {
+                let alphabet = g.pick([Array("0123456789abcdef".utf8), Array("0123456789ABCDEF".utf8), Array("0123456789".utf8)])
+                bytes += (0..<(14 + g.below(27))).map { _ in g.pick(alphabet) }
+                // Now and then none: two runs join, or the last one ends the buffer.
+                if g.below(8) > 0 { bytes += [g.pick(Array(" \n.\"=;".utf8))] }
+            }
+            buffers.append(bytes)
+        }
         return buffers
     }
 
@@ -125,7 +140,10 @@ final class CandidateSearchTests: XCTestCase {
     /// A run's start, end and what it holds, against a byte loop; and only runs with a strong
     /// byte, long enough, from their first byte, are listed.
     func testListedRunsAreTheLongRunsWithAStrongByte() {
-        for (index, bytes) in Self.passBuffers().prefix(200).enumerated() {
+        // The first seeded buffers, and the runs without a strong byte and of hex digits alone.
+        let buffers = Self.passBuffers()
+        var passedOverCount = 0
+        for (index, bytes) in (Array(buffers.prefix(200)) + buffers.suffix(80)).enumerated() {
             // keepBinary true and a buffer without base64 of text: what is listed is what the
             // C check kept, so compare with the byte loop's long runs that have a strong byte.
             let listed = Self.pass(bytes, tier: Int32(keyshape_masks_hardware_tier()), keepBinary: true).runs
@@ -151,9 +169,16 @@ final class CandidateSearchTests: XCTestCase {
                 let plain = run[2] & UInt64(KEYSHAPE_RUN_NOT_HEX) != 0 && run[2] & 6 != 6
                     && !(bytes[start] == UInt8(ascii: "0") && bytes[start + 1] | 0x20 == UInt8(ascii: "x"))
                 let dropped = bytes.withUnsafeBufferPointer { ReferenceDecoding.dropsUnread($0.baseAddress!, start, end, keepBinary: true) }
-                XCTAssertTrue(plain && dropped, "buffer \(index): run \(run) left out, yet the finder would look at it")
+                // Hex digits alone, too short for a hex value or of odd length, and no `=`
+                // after them: `considerRun` returns without reading them.
+                let passedOver = run[2] & UInt64(KEYSHAPE_RUN_NOT_HEX) == 0
+                    && (end - start < SpanFinder.minimumHexLength || (end - start) % 2 == 1)
+                    && !(end < bytes.count && bytes[end] == UInt8(ascii: "="))
+                XCTAssertTrue((plain && dropped) || passedOver, "buffer \(index): run \(run) left out, yet the finder would look at it")
+                if passedOver { passedOverCount += 1 }
             }
         }
+        XCTAssertGreaterThan(passedOverCount, 500, "the hex buffers' short and odd runs are left out")
     }
 
     // MARK: dropping a candidate from its first characters

@@ -34,8 +34,8 @@ size_t keyshape_masks_words(size_t n);
 /// (bits past `n` are zero) and writes to `out` (room for `n / 16 + 1`), in order, every run
 /// of 16 or more run characters that does not continue a run (`run[q] && !run[q - 1]`), holds
 /// a strong byte and is not one the finder drops unread (a run it reads as base64 from its
-/// first byte, for which `keyshape_base64_drops` says so with this `keepBinary`); returns how
-/// many. `scratch` holds `2 * keyshape_masks_words(n)` words.
+/// first byte, for which `keyshape_base64_drops` says so with this `keepBinary`; hex digits
+/// alone, shorter than 32 or of odd length, with no `=` after them); returns how many. `scratch` holds `2 * keyshape_masks_words(n)` words.
 size_t keyshape_find_runs(const uint8_t *p, size_t n, int keepBinary, uint64_t *run, uint64_t *stops, uint64_t *scratch,
                           keyshape_run_candidate *out);
 
