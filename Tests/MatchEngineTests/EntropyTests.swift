@@ -31,3 +31,53 @@ final class EntropyThresholdTests: XCTestCase {
         XCTAssertEqual(scan(set, "tok=q7Zk3mPxR"), [Found(rule: "gated", secret: "q7Zk3mPxR")])
     }
 }
+
+/// `hexEntropy`: a secret of hex digits alone, in one case, is held to its own threshold; any
+/// other secret, and every secret of a rule without it, to `entropy`.
+final class HexEntropyTests: XCTestCase {
+    let gated = """
+    [[rules]]
+    id = "gated"
+    regex = '''tok=([A-Za-z0-9]+)'''
+    keywords = ["tok="]
+    entropy = 3.5
+
+    """
+
+    func testHexDigitsAreMeasuredAgainstHexEntropy() throws {
+        let withHex = try rules(gated + "hexEntropy = 3.0\n")
+        let without = try rules(gated)
+        // 32 random hex digits measuring under 3.5 (one such value in 5.4).
+        let hex = "4159892b42de4d958e4c1ce1e0e59988"
+        XCTAssertEqual(Entropy.shannon(hex), 3.2897, accuracy: 1e-4)
+        XCTAssertEqual(scan(withHex, "tok=\(hex)"), [Found(rule: "gated", secret: hex)])
+        XCTAssertEqual(scan(without, "tok=\(hex)"), [])
+        XCTAssertEqual(scan(withHex, "tok=\(hex.uppercased())"), [Found(rule: "gated", secret: hex.uppercased())])
+        // Under hexEntropy too: dropped.
+        XCTAssertLessThanOrEqual(Entropy.shannon("00112233aabbccdd00112233aabbccdd"), 3.0)
+        XCTAssertEqual(scan(withHex, "tok=00112233aabbccdd00112233aabbccdd"), [])
+    }
+
+    func testOtherSecretsKeepEntropy() throws {
+        let set = try rules(gated + "hexEntropy = 3.0\n")
+        // Mixed-case hex is not a hex rendering: the same bytes' entropy, gated at 3.5.
+        let mixed = "4159892B42dE4d958e4c1ce1e0e59988"
+        XCTAssertLessThanOrEqual(Entropy.shannon(mixed), 3.5)
+        XCTAssertEqual(scan(set, "tok=\(mixed)"), [])
+        // Letters past `f` with the same spread of bytes: 3.5 applies.
+        let letters = "4159892g42dg4d958g4c1cg1g0g59988"
+        XCTAssertLessThanOrEqual(Entropy.shannon(letters), 3.5)
+        XCTAssertEqual(scan(set, "tok=\(letters)"), [])
+    }
+
+    func testIsHexDigits() {
+        func hex(_ s: String) -> Bool { Array(s.utf8).withUnsafeBytes { Entropy.isHexDigits($0) } }
+        XCTAssertTrue(hex("0123456789abcdef"))
+        XCTAssertTrue(hex("0123456789ABCDEF"))
+        XCTAssertTrue(hex("0123"))
+        XCTAssertFalse(hex(""))
+        XCTAssertFalse(hex("0123abcDEF"))
+        XCTAssertFalse(hex("0123abcg"))
+        XCTAssertFalse(hex("0x12ab"))
+    }
+}

@@ -10,6 +10,12 @@ public struct Rule: Sendable {
     public var secretGroup: Int?
     /// Shannon entropy (bits per byte) the secret must exceed (strictly, as in gitleaks).
     public var entropy: Double?
+    /// The entropy a secret of hex digits alone (one case) must exceed instead of `entropy`
+    /// (`hexEntropy`, keyshape's own key): hex holds 4 bits a character at most, and a random
+    /// 32-digit key measures 3.61 on average, at or under 3.5 one time in 5.4 (24 digits: one
+    /// in 1.8; 20,000 random values of each length), so a threshold written for mixed
+    /// alphanumerics would drop a fifth of the hex keys it was meant to report.
+    public var hexEntropy: Double?
     /// Lowercase literals; the rule runs only on buffers containing one of them.
     public var keywords: [String]
     /// Keywords shorter than `rules check`'s bar (4 characters, or no letter or digit) that the

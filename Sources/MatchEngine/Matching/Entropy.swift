@@ -15,6 +15,22 @@ public enum Entropy {
         return h
     }
 
+    /// Whether `bytes` are hex digits alone, in one case (`0-9a-f` or `0-9A-F`): a digest or
+    /// a key written in hex, which `Rule.hexEntropy` measures on its own scale.
+    public static func isHexDigits(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        var lower = false, upper = false
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): lower = true
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): upper = true
+            default: return false
+            }
+        }
+        return !(lower && upper)
+    }
+
     public static func shannon(_ text: String) -> Double {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { shannon(UnsafeRawBufferPointer($0)) }
