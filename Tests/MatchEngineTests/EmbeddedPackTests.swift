@@ -66,7 +66,7 @@ final class EmbeddedPackTests: XCTestCase {
 
     /// Every field the loader reads, as text (patterns by their source).
     static func describe(_ r: Rule) -> String {
-        [r.id, r.description, r.regex.pattern, "\(r.secretGroup as Any)", "\(r.entropy as Any)", "\(r.hexEntropy as Any)", "\(r.keywords)",
+        [r.id, r.description, r.regex.pattern, "\(r.secretGroup as Any)", "\(r.entropy as Any)", "\(r.hexEntropy as Any)", "\(r.shortEntropyMargin as Any)", "\(r.keywords)",
          r.path?.pattern ?? "-", "\(r.tags)", "\(r.allowlists.map(describe))", "\(r.examples)", "\(r.negativeExamples)",
          "\(r.source)"].joined(separator: " | ")
     }

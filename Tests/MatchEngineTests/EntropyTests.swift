@@ -81,3 +81,33 @@ final class HexEntropyTests: XCTestCase {
         XCTAssertFalse(hex("0x12ab"))
     }
 }
+
+/// `shortEntropyMargin`: the gate is never more than log2(length) - margin, the most a secret
+/// of its length can measure less the margin.
+final class ShortEntropyMarginTests: XCTestCase {
+    let gated = """
+    [[rules]]
+    id = "gated"
+    regex = '''pw=([A-Za-z0-9]+)'''
+    keywords = ["pw="]
+    entropy = 3.5
+
+    """
+
+    func testShortSecretsAreHeldToTheirLength() throws {
+        let withMargin = try rules(gated + "shortEntropyMargin = 0.6\n")
+        let without = try rules(gated)
+        // 12 characters, one twice: 3.42, under 3.5 and over log2(12) - 0.6 = 2.98.
+        XCTAssertEqual(Entropy.shannon("rvc5eQxSH0zr"), 3.4183, accuracy: 1e-4)
+        XCTAssertEqual(scan(withMargin, "pw=rvc5eQxSH0zr"), [Found(rule: "gated", secret: "rvc5eQxSH0zr")])
+        XCTAssertEqual(scan(without, "pw=rvc5eQxSH0zr"), [])
+        // 8 characters, four different: 2.0, under log2(8) - 0.6 = 2.4.
+        XCTAssertEqual(scan(withMargin, "pw=ab12ab12"), [])
+        // 8 all different: 3.0, over 2.4.
+        XCTAssertEqual(scan(withMargin, "pw=q7Zk3mPx"), [Found(rule: "gated", secret: "q7Zk3mPx")])
+        // Long secrets keep `entropy`: 40 characters measuring 3.3 (log2(40) - 0.6 = 4.72).
+        let long = "bagc23c3h4cg1b124ghhbc22abc342aa1cdgh1bd"
+        XCTAssertLessThan(Entropy.shannon(long), 3.5)
+        XCTAssertEqual(scan(withMargin, "pw=\(long)"), [])
+    }
+}

@@ -90,6 +90,16 @@ final class PlaceholderTests: XCTestCase {
         XCTAssertTrue(placeholder("je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY"))
     }
 
+    func testStandInWordsInDisguise() {
+        for value in ["P@55w0rd!", "Passw0rd123", "p4ssword", "S3cr3t!", "secret123", "Ch4ngeM3", "PASSWD99", "Password@123", "Pa$$w0rd"] {
+            XCTAssertTrue(placeholder(value), value)
+        }
+        // The word and more than digits and signs after it, another word, or too short: real.
+        for value in ["Secretary1", "P4ssw0rdXyz9", "s3cr3t-P4ss!", "Passage12", "S3cr3", "xPassw0rd1"] {
+            XCTAssertFalse(placeholder(value), value)
+        }
+    }
+
     func testRealLookingValuesAreNotPlaceholders() {
         // Built in pieces so the project's own self-audit finds no key-shaped literal here.
         for value in ["ghp_" + "yT5cMXIRH5Fvx7fyOoLxsqxkaLDtPxG0w30s", "AKIA" + "Q3EGRU7SN5XZ6O2B", "3f9c1a7be2d04c55a8e1b6f0d9c7e2a4",
@@ -122,7 +132,7 @@ final class PlaceholderTests: XCTestCase {
         XCTAssertEqual(scan(set, "secret=your_secret_here"), [])
         let token = "tok_" + "q7Zk3mPxR2vL9sWd4HbN"
         XCTAssertEqual(scan(set, token), [Found(rule: "prefixed", secret: token)])
-        XCTAssertEqual(scan(set, "secret=q7Zk3mPxR2vL"), [Found(rule: "assigned", secret: "q7Zk3mPxR2vL")])
+        XCTAssertEqual(scan(set, "secret=" + "q7Zk3mPxR2vL"), [Found(rule: "assigned", secret: "q7Zk3mPxR2vL")])
     }
 
     /// 100 000 random tokens of each common alphabet and length, with and without a prefix:

@@ -1,3 +1,4 @@
+import Foundation
 import ScanCore
 
 /// A detection rule: data with its own examples, loaded from TOML.
@@ -16,6 +17,13 @@ public struct Rule: Sendable {
     /// in 1.8; 20,000 random values of each length), so a threshold written for mixed
     /// alphanumerics would drop a fifth of the hex keys it was meant to report.
     public var hexEntropy: Double?
+    /// How far under the most its length allows (log2 of the length: every byte different) a
+    /// secret's entropy may fall (`shortEntropyMargin`, keyshape's own key): the gate is never
+    /// more than `log2(length) - margin`, which is under `entropy = 3.5` for secrets of 17 bytes
+    /// or fewer. A 12-character password measures 3.58 at most, and a random one of letters
+    /// and digits 3.42 (median of 20,000), so `entropy = 3.5` alone drops most of them; with a
+    /// margin of 0.6, 1 random value in 100 of 8 to 16 characters falls under.
+    public var shortEntropyMargin: Double?
     /// Lowercase literals; the rule runs only on buffers containing one of them.
     public var keywords: [String]
     /// Keywords shorter than `rules check`'s bar (4 characters, or no letter or digit) that the
@@ -73,6 +81,18 @@ public struct Rule: Sendable {
 }
 
 extension Rule {
+    /// The entropy `secret` must exceed (strictly), nil for none: `entropy`, or `hexEntropy`
+    /// for hex digits alone, lowered for a short secret by `shortEntropyMargin`.
+    public func entropyGate(for secret: UnsafeRawBufferPointer) -> Double? {
+        guard let entropy else { return nil }
+        var gate = entropy
+        if let hexEntropy, Entropy.isHexDigits(secret) { gate = hexEntropy }
+        if let shortEntropyMargin, secret.count > 0 {
+            gate = Swift.min(gate, log2(Double(secret.count)) - shortEntropyMargin)
+        }
+        return gate
+    }
+
     /// A generic rule: an id starting `generic` or a `generic` tag (secret-named assignments,
     /// credentials in URLs: no provider's format). It gets low confidence and medium severity
     /// by default, and its match yields to a provider rule's match of the same secret

@@ -161,6 +161,7 @@ public enum RuleLoader {
                 rule.secretGroup = g == 0 && regex.captureCount > 0 ? nil : g
             case "entropy": rule.entropy = try reader.double(t, key)
             case "hexEntropy": rule.hexEntropy = try reader.double(t, key)
+            case "shortEntropyMargin": rule.shortEntropyMargin = try reader.double(t, key)
             case "keywords": rule.keywords = try reader.strings(t, key).map { $0.lowercased() }.filter { !$0.isEmpty }
             case "distinctiveKeywords": rule.distinctiveKeywords = try reader.strings(t, key).map { $0.lowercased() }
             case "path":

@@ -47,7 +47,7 @@ public enum Placeholder {
         let from = prefixEnd(v, prefixes: prefixes)
         let t = UnsafeBufferPointer(rebasing: v[from...])
         if t.isEmpty { return false }
-        if hasMarkerWord(t) { return true }
+        if hasMarkerWord(t) || isDisguisedStandIn(t) { return true }
         if t.count < 4 { return false }
         let minimum = minimumRun(t)
         let runs = t.count <= 128 && !t.contains(0x0A)
@@ -153,6 +153,49 @@ public enum Placeholder {
     }
 
     static let your = Array("your".utf8), here = Array("here".utf8)
+
+    /// The words test fixtures and tutorials write for a password, whole: `P@ssw0rd`,
+    /// `S3cr3t!`, `Passw0rd123` are these in disguise (`isDisguisedStandIn`).
+    static let standInWords: Set<[UInt8]> = Set(["password", "passwort", "passwd", "secret", "changeme"].map { Array($0.utf8) })
+
+    /// Whether the whole value is one of `standInWords` written with digits and signs for
+    /// letters (`0` o, `1` i or l, `3` e, `4` and `@` a, `5` and `$` s, `7` t) and trailing digits
+    /// and punctuation (`P@55w0rd!`, `S3cr3t123`): the stand-in a test fixture writes, never a
+    /// random token (a whole word, 6 to 8 letters, from at most 24 characters).
+    static func isDisguisedStandIn(_ t: Bytes) -> Bool {
+        guard t.count >= 6, t.count <= 24 else { return false }
+        func letter(_ b: UInt8, oneAsL: Bool) -> UInt8 {
+            switch b {
+            case 0x30: return 0x6F  // 0 o
+            case 0x31: return oneAsL ? 0x6C : 0x69  // 1 l or i
+            case 0x33: return 0x65  // 3 e
+            case 0x34, 0x40: return 0x61  // 4 @ a
+            case 0x35, 0x24: return 0x73  // 5 $ s
+            case 0x37: return 0x74  // 7 t
+            default: return lower(b)
+            }
+        }
+        // The words are 6 to 8 letters; what follows the word must be digits and punctuation.
+        for length in 6...8 where length <= t.count && allTrailing(t, from: length) {
+            for oneAsL in [false, true] {
+                var word = [UInt8](repeating: 0, count: length)
+                for i in 0..<length { word[i] = letter(t[i], oneAsL: oneAsL) }
+                if standInWords.contains(word) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether `t[from...]` is digits and punctuation only (what follows a stand-in word).
+    static func allTrailing(_ t: Bytes, from: Int) -> Bool {
+        var i = from
+        while i < t.count {
+            let b = t[i]
+            if !(isDigit(b) || b == 0x21 || b == 0x2E || b == 0x23 || b == 0x2A || b == 0x3F || b == 0x40 || b == 0x24) { return false }
+            i += 1
+        }
+        return true
+    }
 
     // MARK: - Shapes
 
