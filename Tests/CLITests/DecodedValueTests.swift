@@ -118,6 +118,22 @@ final class DecodedValueTests: XCTestCase {
         XCTAssertEqual(all.first?.byteOffset, place(of: token, in: text).offset)
     }
 
+    func testASecretFoundRawWithPercentEscapesAndDecodedIsReportedOnce() {
+        // An Azure SAS signature ends in `%3D` raw and in `=` in the URL's decoded text: the
+        // raw finding only.
+        var g = SeededGenerator(seed: 2026)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        let sig = String(decoding: (0..<43).map { _ in alphabet[Int(g.next() % UInt64(alphabet.count))] }, as: UTF8.self) + "%3D"
+        let url = "https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=" + sig
+        let text = "url: \(url)\n"
+        let run = scan("sas.txt", text)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let all = findings(run)
+        XCTAssertEqual(all.count, 1, "\(all)")
+        XCTAssertNil(all.first?.decoded)
+        XCTAssertEqual(all.first?.byteOffset, place(of: sig, in: text).offset)
+    }
+
     func testImagesAndIntegrityHashesGiveNothing() {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         var g = SeededGenerator(seed: 12345)

@@ -111,7 +111,7 @@ final class BufferPipeline {
                     guard let span = derived.sourceSpan(f.range) else { return }
                     let value = UnsafeRawBufferPointer(rebasing: derived.bytes[f.range])
                     if raw.contains(where: { $0.rule == f.ruleIndex && span.lowerBound <= $0.range.lowerBound && $0.range.upperBound <= span.upperBound
-                                             && value.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[$0.range])) }) { return }
+                                             && BufferPipeline.sameValue(value, raw: UnsafeRawBufferPointer(rebasing: bytes[$0.range])) }) { return }
                     // Two derived buffers of one span (two levels of one decoded value) may hold it too.
                     guard derivedSeen.insert(DerivedKey(rule: f.ruleIndex, span: span, secretHash: f.secretHash)).inserted else { return }
                     var out = f
@@ -178,5 +178,32 @@ final class BufferPipeline {
 
     private var raw: [(rule: Int, range: Range<Int>)] = []
     private struct DerivedKey: Hashable { var rule: Int; var span: Range<Int>; var secretHash: String }
+
+    /// Whether a derived finding's value is a raw finding's value: the same bytes, or the raw
+    /// bytes with their `%XX` escapes decoded (a SAS token's `sig=…%3D` is found raw in its
+    /// URL and as `…=` in the URL's percent-decoded text: one secret, one finding).
+    static func sameValue(_ value: UnsafeRawBufferPointer, raw: UnsafeRawBufferPointer) -> Bool {
+        if value.elementsEqual(raw) { return true }
+        func hex(_ b: UInt8) -> UInt8? {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var i = 0, j = 0
+        while i < raw.count {
+            var b = raw[i]
+            i += 1
+            if b == UInt8(ascii: "%"), i + 1 < raw.count, let high = hex(raw[i]), let low = hex(raw[i + 1]) {
+                b = high << 4 | low
+                i += 2
+            }
+            guard j < value.count, value[j] == b else { return false }
+            j += 1
+        }
+        return j == value.count
+    }
     private var derivedSeen = Set<DerivedKey>()
 }
