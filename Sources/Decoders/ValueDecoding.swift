@@ -1,3 +1,13 @@
+/// `bytes` with their `%XX` escapes decoded as the percent decoder decodes them
+/// (`ValueDecoding.percent`): for the pipeline, which tells a value found raw from the same
+/// value found again in a span's decoded text.
+public func percentDecoded(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    var out: [UInt8] = []
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return out }
+    _ = ValueDecoding.percent(base.assumingMemoryBound(to: UInt8.self), 0..<bytes.count, into: &out)
+    return out
+}
+
 /// The decoders proper: each reads one span the finder chose and appends what it decodes to
 /// `out` (cleared first). They never read outside the span and never fail on bad input: an
 /// invalid span returns false.

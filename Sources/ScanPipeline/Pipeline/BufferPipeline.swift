@@ -1,3 +1,4 @@
+import Decoders
 import FileInputs
 import ScanCore
 import MatchEngine
@@ -183,27 +184,7 @@ final class BufferPipeline {
     /// bytes with their `%XX` escapes decoded (a SAS token's `sig=…%3D` is found raw in its
     /// URL and as `…=` in the URL's percent-decoded text: one secret, one finding).
     static func sameValue(_ value: UnsafeRawBufferPointer, raw: UnsafeRawBufferPointer) -> Bool {
-        if value.elementsEqual(raw) { return true }
-        func hex(_ b: UInt8) -> UInt8? {
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
-        var i = 0, j = 0
-        while i < raw.count {
-            var b = raw[i]
-            i += 1
-            if b == UInt8(ascii: "%"), i + 1 < raw.count, let high = hex(raw[i]), let low = hex(raw[i + 1]) {
-                b = high << 4 | low
-                i += 2
-            }
-            guard j < value.count, value[j] == b else { return false }
-            j += 1
-        }
-        return j == value.count
+        value.elementsEqual(raw) || (raw.contains(UInt8(ascii: "%")) && value.elementsEqual(percentDecoded(raw)))
     }
     private var derivedSeen = Set<DerivedKey>()
 }
