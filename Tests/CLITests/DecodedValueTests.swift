@@ -47,6 +47,16 @@ final class DecodedValueTests: XCTestCase {
         return (lines.count, lines.last!.unicodeScalars.count + 1, offset)
     }
 
+    /// `run` reports one finding, the raw one of `value` in `text`: no second finding of it
+    /// from the decoded text around it.
+    func assertReportedOnceRaw(_ run: Run, value: String, in text: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(run.status, 1, run.stderr, file: file, line: line)
+        let all = findings(run, file: file, line: line)
+        XCTAssertEqual(all.count, 1, "\(all)", file: file, line: line)
+        XCTAssertNil(all.first?.decoded, file: file, line: line)
+        XCTAssertEqual(all.first?.byteOffset, place(of: value, in: text).offset, file: file, line: line)
+    }
+
     func assertFound(_ run: Run, rule: String, encoded: String, in text: String, decoded: [String],
                      file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(run.status, 1, run.stderr, file: file, line: line)
@@ -110,12 +120,7 @@ final class DecodedValueTests: XCTestCase {
         // for the decoded URL.
         let url = "https://example.invalid/cb?next=%2Fhome&token=" + token
         let text = "link: \(url)\n"
-        let run = scan("links.txt", text)
-        XCTAssertEqual(run.status, 1, run.stderr)
-        let all = findings(run)
-        XCTAssertEqual(all.count, 1, "\(all)")
-        XCTAssertNil(all.first?.decoded)
-        XCTAssertEqual(all.first?.byteOffset, place(of: token, in: text).offset)
+        assertReportedOnceRaw(scan("links.txt", text), value: token, in: text)
     }
 
     func testASecretFoundRawWithPercentEscapesAndDecodedIsReportedOnce() {
@@ -126,12 +131,7 @@ final class DecodedValueTests: XCTestCase {
         let sig = String(decoding: (0..<43).map { _ in alphabet[Int(g.next() % UInt64(alphabet.count))] }, as: UTF8.self) + "%3D"
         let url = "https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-01-01T00%3A00%3A00Z&sig=" + sig
         let text = "url: \(url)\n"
-        let run = scan("sas.txt", text)
-        XCTAssertEqual(run.status, 1, run.stderr)
-        let all = findings(run)
-        XCTAssertEqual(all.count, 1, "\(all)")
-        XCTAssertNil(all.first?.decoded)
-        XCTAssertEqual(all.first?.byteOffset, place(of: sig, in: text).offset)
+        assertReportedOnceRaw(scan("sas.txt", text), value: sig, in: text)
     }
 
     func testImagesAndIntegrityHashesGiveNothing() {

@@ -32,17 +32,23 @@ final class EntropyThresholdTests: XCTestCase {
     }
 }
 
-/// `hexEntropy`: a secret of hex digits alone, in one case, is held to its own threshold; any
-/// other secret, and every secret of a rule without it, to `entropy`.
-final class HexEntropyTests: XCTestCase {
-    let gated = """
+/// A rule `gated` that takes the letters and digits after `prefix`, held to `entropy = 3.5`;
+/// the tests append the key they exercise.
+private func entropyGatedRule(prefix: String) -> String {
+    """
     [[rules]]
     id = "gated"
-    regex = '''tok=([A-Za-z0-9]+)'''
-    keywords = ["tok="]
+    regex = '''\(prefix)([A-Za-z0-9]+)'''
+    keywords = ["\(prefix)"]
     entropy = 3.5
 
     """
+}
+
+/// `hexEntropy`: a secret of hex digits alone, in one case, is held to its own threshold; any
+/// other secret, and every secret of a rule without it, to `entropy`.
+final class HexEntropyTests: XCTestCase {
+    let gated = entropyGatedRule(prefix: "tok=")
 
     func testHexDigitsAreMeasuredAgainstHexEntropy() throws {
         let withHex = try rules(gated + "hexEntropy = 3.0\n")
@@ -85,14 +91,7 @@ final class HexEntropyTests: XCTestCase {
 /// `shortEntropyMargin`: the gate is never more than log2(length) - margin, the most a secret
 /// of its length can measure less the margin.
 final class ShortEntropyMarginTests: XCTestCase {
-    let gated = """
-    [[rules]]
-    id = "gated"
-    regex = '''pw=([A-Za-z0-9]+)'''
-    keywords = ["pw="]
-    entropy = 3.5
-
-    """
+    let gated = entropyGatedRule(prefix: "pw=")
 
     func testShortSecretsAreHeldToTheirLength() throws {
         let withMargin = try rules(gated + "shortEntropyMargin = 0.6\n")
