@@ -56,6 +56,33 @@ final class GenericYieldCLITests: XCTestCase {
         XCTAssertEqual(r.findings.filter { $0.path == "encoded.json" }.map(\.rule).sorted(), ["generic-token", "mistral-api-key"], "decoded text")
     }
 
+    /// Two generic rules reading one name (`pinata_secret_api_key` names a secret and an API
+    /// key): each finds the secret alone, and together they give one finding, of the same
+    /// rule, in a folder, a staged file and history. A line with two secrets keeps both.
+    func testTwoGenericRulesReadingOneSecretGiveOneFinding() throws {
+        let value = "Xq4Lm8Rv2Tz6" + "Wk9Pn3Bs7Hd5"
+        let other = "Jc5Nw7Qy3Gf9" + "Vb2Mk8Zr4Tx6"
+        let text = "pinata_secret_api_key = \"\(value)\"\nconfig = {\"secret\": \"\(other)\", \"api_key\": \"\(value)\"}\n"
+        let dir = TempDir()
+        dir.write("pin.py", text)
+        for rule in ["generic-secret", "generic-api-key"] {
+            let alone = keyshapeJSON(["scan", dir.path, "--no-config", "--enable-rule", rule], secrets: [value, other])
+            XCTAssertTrue(alone.findings.contains { $0.line == 1 && $0.rule == rule }, "\(rule) alone finds line 1: \(lines(alone))")
+        }
+        let scan = keyshapeJSON(["scan", dir.path, "--no-config"], secrets: [value, other])
+        XCTAssertEqual(scan.run.status, 1, scan.run.stderr)
+        let found = lines(scan)
+        XCTAssertEqual(found.filter { $0.hasPrefix("1 ") }.count, 1, "one finding of line 1's secret: \(found)")
+        XCTAssertEqual(found.filter { $0.hasPrefix("2 ") }.count, 2, "two secrets on line 2, two findings: \(found)")
+
+        let repo = GitFixture()
+        repo.write("pin.py", text)
+        repo.git(["add", "pin.py"])
+        XCTAssertEqual(lines(keyshapeJSON(["staged", repo.path, "--no-config"], secrets: [value, other])), found, "staged")
+        repo.commit("pin")
+        XCTAssertEqual(lines(keyshapeJSON(["history", repo.path, "--no-config"], secrets: [value, other])), found, "history")
+    }
+
     /// A baseline written before generic findings yielded lists both findings of the secret:
     /// the provider's fingerprint is unchanged, so the baseline still silences everything.
     func testABaselineWrittenBeforeStillSilencesWhatRemains() throws {

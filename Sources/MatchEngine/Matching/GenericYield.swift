@@ -20,6 +20,11 @@
 ///   rule allowlist may be dropped at some path, so nothing yields to it.
 /// An inline `keyshape:allow` is read later, on the secret's line (and a match's first line):
 /// the same lines for two matches of one secret but for a pattern that spans lines.
+///
+/// Two generic rules matching the same bytes (`pinata_secret_api_key = "…"`: generic-secret's
+/// and generic-api-key's) are settled later, in `FindingBuilder`, once each finding's
+/// allowlists and baseline are decided: generic rules carry path allowlists, so here neither
+/// could be sure to cover the other.
 enum GenericYield {
     /// What a provider match guarantees: the class a generic match must find it in.
     private enum Cover: Hashable {

@@ -7,6 +7,8 @@ import MatchEngine
 /// earlier and handed in; then the baseline: keyshape fingerprints, then gitleaks' entries
 /// naming rule, path, line and commit), each counted, never dropped silently. Every consumer
 /// of findings (reports, baselines written, the datastore) sees the same suppression.
+/// One secret is one finding: a second generic rule reporting the very bytes a generic rule
+/// already reported in the same input is not a second finding (`genericReported`).
 /// One per scanner (not shared between threads).
 struct FindingBuilder {
     let baseline: Set<String>
@@ -14,6 +16,15 @@ struct FindingBuilder {
     /// fingerprints, so they are checked against the finding made.
     let baselineEntries: [BaselineEntry]
     var suppressed: SuppressionTally
+    /// The places of the current input (one provenance) where a generic rule's finding was
+    /// reported. Generic rules read names (`secret`, `api_key`, `password`), and a name may
+    /// hold two (`pinata_secret_api_key = "…"` is generic-secret's and generic-api-key's):
+    /// the second rule's finding of the same bytes at the same place is left out, whatever
+    /// the command, as the secret is reported. Only a reported finding counts here, so a
+    /// generic rule whose allowlist or the baseline suppresses it never hides another's.
+    /// Cleared when the input changes: findings of one input arrive together.
+    private var genericReported: Set<Location> = []
+    private var genericInput: Provenance?
 
     init(options: ScanOptions) {
         baseline = options.baseline
@@ -26,6 +37,20 @@ struct FindingBuilder {
     /// - Parameter checksum: the rule's checksum verdict on the secret (nil: none applies),
     ///   which sets the finding's confidence.
     mutating func build(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool? = nil) -> Finding? {
+        let generic = rule.isGeneric
+        if generic {
+            if genericInput != location.provenance {
+                genericReported.removeAll(keepingCapacity: true)
+                genericInput = location.provenance
+            }
+            if genericReported.contains(location) { return nil }
+        }
+        guard let made = decide(rule: rule, location: location, secretHash: secretHash, suppression: suppression, checksum: checksum) else { return nil }
+        if generic { genericReported.insert(location) }
+        return made
+    }
+
+    private mutating func decide(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool?) -> Finding? {
         let fingerprint = SecretHasher.fingerprint(rule: rule.id, location: location, secretHash: secretHash)
         let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: secretHash, location: location,
                                 confidence: rule.confidence(checksum: checksum), checksum: checksum, severity: rule.effectiveSeverity) }
