@@ -69,6 +69,19 @@ public indirect enum Provenance: Sendable, Hashable {
         }
     }
 
+    /// The buffer a decoded span lies in: this provenance without its decoded steps (archive
+    /// members are inputs of their own and stay).
+    public var undecoded: Provenance {
+        if case .decoded(let parent, _, _) = self { return parent.undecoded }
+        return self
+    }
+
+    /// Whether the bytes were decoded from an encoded span.
+    public var isDecoded: Bool {
+        if case .decoded = self { return true }
+        return false
+    }
+
     /// The path of the outermost input (nil for an unreachable blob and for commit text).
     public var rootPathBytes: [UInt8]? {
         switch root {

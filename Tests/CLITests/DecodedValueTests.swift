@@ -84,6 +84,33 @@ final class DecodedValueTests: XCTestCase {
         XCTAssertFalse(off.contains { $0.decoded != nil || $0.rule == "github-pat" }, "\(off)")
     }
 
+    /// A secret a provider's rule finds as it stands and the same provider's rule finds
+    /// decoded (a kubeconfig's `client-key-data`: private-key-base64 and, decoded,
+    /// private-key) is one finding, the raw one; with the raw rule off, the decoded one stands.
+    /// The docker `auth` test above keeps both: different providers' rules.
+    func testOneProvidersRawAndDecodedFindingsOfOneSecretAreOneFinding() {
+        // A key-shaped body from a fixed pseudo-random sequence (no key in this file).
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var state: UInt64 = 0x9E3779B97F4A7C15, body = ""
+        for _ in 0..<12 {
+            for _ in 0..<64 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                body.append(alphabet[Int(state >> 58)])
+            }
+            body += "\n"
+        }
+        let pem = "-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END RSA PRIVATE KEY-----\n"
+        let data = b64(pem)
+        let yaml = "users:\n- name: admin\n  user:\n    client-key-data: \(data)\n"
+        let all = findings(scan("kubeconfig", yaml))
+        XCTAssertEqual(all.map(\.rule), ["private-key-base64"], "\(all)")
+        XCTAssertEqual(all.first?.byteOffset, place(of: data, in: yaml).offset)
+        let decodedOnly = findings(scan("kubeconfig", yaml, ["--disable-rule", "private-key-base64"]))
+        XCTAssertEqual(decodedOnly.map(\.rule), ["private-key"], "\(decodedOnly)")
+        XCTAssertEqual(decodedOnly.first?.decoded, ["base64"])
+        XCTAssertEqual(decodedOnly.first?.byteOffset, place(of: data, in: yaml).offset, "at the encoded span")
+    }
+
     func testDockerConfigAuth() {
         let auth = b64("deploy-bot:" + secret)
         let json = "{\n  \"auths\": {\n    \"registry.example.invalid\": {\n      \"auth\": \"\(auth)\"\n    }\n  }\n}\n"

@@ -35,3 +35,6 @@ mysql -u root -p"$MYSQL_ROOT_PASSWORD" < schema.sql
 curl -u "$NEXUS_USER:$NEXUS_PASSWORD" https://nexus.internal.io
 docker login -u "$REG_USER" --password-stdin < /run/secrets/reg
 ./bin/deployctl --token "${DEPLOY_TOKEN}" --env prod
+MIGRATE_DB_PASSWORD=zymMlopiWfqUyHRSIf8N ./bin/migrate --env prod
+docker run --rm -e WORKER_API_TOKEN=FmAUNLnY5Yx0y3RnjDQl2Kvf8THR ghcr.io/storefront/worker:latest
+API_TOKEN=$CI_TOKEN ./bin/smoke-test
