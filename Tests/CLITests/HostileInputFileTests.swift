@@ -74,4 +74,20 @@ final class HostileInputFileTests: XCTestCase {
         XCTAssertTrue(path.hasPrefix("chain/") && path.hasSuffix("/key.txt"), path)
         assertNoFragment(of: canary, in: r.stdout + r.stderr, "output")
     }
+
+    /// A long line of one keyword and a separator, over and over (`token= token= …`): every
+    /// rule keyed on it runs over the whole line, so a pattern that backtracks from each blank
+    /// is quadratic there. The builtin pack's command-prefix rule once took 80 s on 30,000 of
+    /// these; each shape here must finish well inside the bound.
+    func testALineOfOneKeywordRepeatedScansInBoundedTime() {
+        let tmp = TempDir()
+        let shapes = ["token= ", "API_KEY=v ", "password=\" ", "secret: ", "Environment=\"A=1\" ", "proxy_set_header X-Token "]
+        for (k, shape) in shapes.enumerated() {
+            tmp.write("src/\(k).txt", String(repeating: shape, count: 30_000) + "\n")
+        }
+        let started = Date()
+        let r = runProcess(Binary.url.path, ["scan", tmp.path + "/src", "--format", "json", "--no-config"], timeout: 120)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "six 0.2 MB lines")
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
 }
