@@ -107,6 +107,21 @@ public final class Matcher {
     /// again from there, or reports that the rule could not finish.
     public private(set) var cutShort: [(ruleIndex: Int, start: Int)] = []
 
+    /// The line an allowlist last read (`AllowlistSubject.line`), kept while matches stay on
+    /// it, and dropped at each scan (a buffer may be reused for other bytes): on one 2 MB line
+    /// of 13,600 findings, finding the line's bounds again for each took 97% of the scan.
+    /// Any offset from the line's start to its newline gives that line.
+    private var cachedLine: (from: Int, through: Int, range: Range<Int>)?
+
+    private func allowlistLine(containing offset: Int, in buffer: UnsafeRawBufferPointer) -> Range<Int> {
+        if let c = cachedLine, c.from <= offset, offset <= c.through { return c.range }
+        let range = Matcher.lineRange(containing: offset, in: buffer)
+        var through = range.upperBound
+        while through < buffer.count && buffer[through] != 0x0A { through += 1 }
+        cachedLine = (range.lowerBound, through, range)
+        return range
+    }
+
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = MatchScratch()
@@ -124,6 +139,7 @@ public final class Matcher {
     public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
                      reference: HitReference? = nil, continues: Bool = false,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
+        cachedLine = nil
         // gitleaks' composite rules and generic rules yielding to provider rules: decided once
         // every rule has run on the buffer.
         let yields = genericsYield && ruleSet.mixesGenericAndProvider
@@ -291,7 +307,7 @@ public final class Matcher {
         let subject = AllowlistSubject(
             secret: secretBytes,
             match: UnsafeRawBufferPointer(rebasing: buffer[match]),
-            line: UnsafeRawBufferPointer(rebasing: buffer[Matcher.lineRange(containing: match.lowerBound, in: buffer)]),
+            line: UnsafeRawBufferPointer(rebasing: buffer[allowlistLine(containing: match.lowerBound, in: buffer)]),
             path: context.path, commit: context.commit)
         func check(_ a: Allowlist, allowed: Verdict, index: Int) -> Verdict? {
             if defersContext && a.dependsOnContext {

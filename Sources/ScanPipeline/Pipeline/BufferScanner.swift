@@ -140,6 +140,20 @@ final class BufferScanner {
         resumeAt = nil
         // A buffer scanned with its place settles path and commit conditions at once.
         let settlesNow = context.path != nil || context.commit != nil
+        // The line last looked up and whether it holds an inline marker: findings on one long
+        // line (a minified bundle, a one-line JSON dump) would each scan the whole line again
+        // for its bounds and its marker (a 200 KB line with 1,364 findings: 77% of the scan).
+        // Any offset from the line's start to its newline gives that line.
+        var cachedLine: (from: Int, through: Int, range: Range<Int>, allowed: Bool)?
+        func markedLine(containing offset: Int) -> (range: Range<Int>, allowed: Bool) {
+            if let c = cachedLine, c.from <= offset, offset <= c.through { return (c.range, c.allowed) }
+            let range = Matcher.lineRange(containing: offset, in: buffer)
+            var through = range.upperBound
+            while through < buffer.count && buffer[through] != 0x0A { through += 1 }
+            let allowed = InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[range]))
+            cachedLine = (range.lowerBound, through, range, allowed)
+            return (range, allowed)
+        }
         // A mask is newlines outside its runs: the keyword pass skips them.
         matcher.sparseFiller = isBinary ? 0x0A : nil
         matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
@@ -162,12 +176,11 @@ final class BufferScanner {
                 finding.suppression = .allowlist
             } else if !options.ignoreInlineAllow {
                 // Inline allow markers on the secret's line or the match's first line.
-                let secretLine = Matcher.lineRange(containing: m.secret.lowerBound, in: buffer)
-                if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[secretLine])) {
+                let secretLine = markedLine(containing: m.secret.lowerBound)
+                if secretLine.allowed {
                     finding.suppression = .inline
-                } else if !secretLine.contains(m.match.lowerBound) {
-                    let matchLine = Matcher.lineRange(containing: m.match.lowerBound, in: buffer)
-                    if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[matchLine])) { finding.suppression = .inline }
+                } else if !secretLine.range.contains(m.match.lowerBound), markedLine(containing: m.match.lowerBound).allowed {
+                    finding.suppression = .inline
                 }
             }
             if !isBinary {

@@ -16,8 +16,12 @@ enum TextPosition {
     struct LineIndex {
         private var newlines: [Int] = []
         private var built = false
+        /// The last offset located and its column, for the next offset on the same line: a
+        /// line with many findings (a minified bundle) would otherwise be counted from its
+        /// start for each (a 200 KB line with 1,364 findings: 15% of the scan's time).
+        private var last: (line: Int, offset: Int, column: Int, columnsBefore: Int)?
 
-        mutating func reset() { newlines.removeAll(keepingCapacity: true); built = false }
+        mutating func reset() { newlines.removeAll(keepingCapacity: true); built = false; last = nil }
 
         /// - Parameters:
         ///   - linesBefore: newlines in the file before `buffer` starts.
@@ -47,10 +51,15 @@ enum TextPosition {
             let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var column = lo == 0 ? 1 + columnsBefore : 1
             var j = lineStart
+            if let last, last.line == lo, last.columnsBefore == columnsBefore, last.offset <= offset, last.offset >= lineStart {
+                column = last.column
+                j = last.offset
+            }
             while j < offset {
                 if p[j] & 0xC0 != 0x80 { column += 1 }
                 j += 1
             }
+            last = (lo, offset, column, columnsBefore)
             return LineColumn(line: linesBefore + lo + 1, column: column)
         }
     }
