@@ -27,7 +27,7 @@ public struct AppDocument: Sendable {
         self.format = format
     }
 
-    mutating func add(offset: Int, length: Int, encoding: AppString.Encoding, place: String?) {
+    mutating func add(offset: Int, length: Int, encoding: AppString.Encoding, place: String?, isDictValue: Bool = false) {
         var index: Int32 = -1
         if let place {
             // Most strings share their neighbour's place (a class file's every string is in
@@ -44,7 +44,7 @@ public struct AppDocument: Sendable {
             }
             lastPlace = (place, index)
         }
-        strings.append(AppString(offset: offset, length: length, encoding: encoding, place: index))
+        strings.append(AppString(offset: offset, length: length, encoding: encoding, place: index, isDictValue: isDictValue))
     }
 
     mutating func warn(_ message: String) {

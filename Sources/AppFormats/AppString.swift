@@ -21,12 +21,15 @@ public struct AppString: Sendable, Hashable {
     public var encoding: Encoding
     /// Index into `AppDocument.places`, or -1 when the string has no place name.
     public var place: Int32
+    /// A property list dict's value (not its key): its key is the place's last component.
+    public var isDictValue: Bool
 
-    public init(offset: Int, length: Int, encoding: Encoding, place: Int32) {
+    public init(offset: Int, length: Int, encoding: Encoding, place: Int32, isDictValue: Bool = false) {
         self.offset = offset
         self.length = length
         self.encoding = encoding
         self.place = place
+        self.isDictValue = isDictValue
     }
 
     public var end: Int { offset + length }

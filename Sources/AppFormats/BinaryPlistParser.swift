@@ -127,14 +127,14 @@ enum BinaryPlistParser {
 
         /// Depth-first from `root`, with an explicit stack (no recursion: depth is the file's).
         mutating func walk(_ root: Int, doc: inout AppDocument) {
-            var stack: [(object: Int, path: String?, depth: Int)] = [(root, nil, 0)]
-            while let (object, path, depth) = stack.popLast() {
+            var stack: [(object: Int, path: String?, depth: Int, isValue: Bool)] = [(root, nil, 0, false)]
+            while let (object, path, depth, isValue) = stack.popLast() {
                 guard !visited[object] else { continue }
                 visited[object] = true
                 guard let o = self.object(object, doc: &doc) else { continue }
                 let kind = o.marker >> 4
                 guard [0xa, 0xb, 0xc, 0xd].contains(kind) else {
-                    listContents(object, path: path, doc: &doc)
+                    listContents(object, path: path, isDictValue: isValue, doc: &doc)
                     continue
                 }
                 // Deeper containers are left to the pass over unreached objects.
@@ -144,17 +144,17 @@ enum BinaryPlistParser {
                     doc.warn("object \(object) holds \(o.count) references that run past the object area")
                     continue
                 }
-                var children: [(Int, String?, Int)] = []
+                var children: [(Int, String?, Int, Bool)] = []
                 do {
                     for i in 0..<o.count {
                         if kind == 0xd {
                             let key = try reference(o, i), value = try reference(o, o.count + i)
                             let name = keyName(key, doc: &doc) ?? "?"
                             let childPath = Walker.join(path, name)
-                            children.append((key, childPath, depth + 1))
-                            children.append((value, childPath, depth + 1))
+                            children.append((key, childPath, depth + 1, false))
+                            children.append((value, childPath, depth + 1, true))
                         } else {
-                            children.append((try reference(o, i), Walker.join(path, String(i)), depth + 1))
+                            children.append((try reference(o, i), Walker.join(path, String(i)), depth + 1, false))
                         }
                     }
                 } catch let error as AppFormatError {
@@ -165,8 +165,9 @@ enum BinaryPlistParser {
             }
         }
 
-        /// Lists a string or data object's bytes at `path`.
-        func listContents(_ object: Int, path: String?, doc: inout AppDocument) {
+        /// Lists a string or data object's bytes at `path` (`isDictValue`: a dict's value, whose
+        /// key is the path's last component).
+        func listContents(_ object: Int, path: String?, isDictValue: Bool = false, doc: inout AppDocument) {
             guard let o = self.object(object, doc: &doc) else { return }
             let encoding: AppString.Encoding
             var length = o.count
@@ -183,7 +184,7 @@ enum BinaryPlistParser {
                 doc.warn("object \(object) of \(o.count) units at offset \(o.start) runs past the object area")
                 return
             }
-            doc.add(offset: o.start, length: length, encoding: encoding, place: path)
+            doc.add(offset: o.start, length: length, encoding: encoding, place: path, isDictValue: isDictValue)
         }
     }
 }

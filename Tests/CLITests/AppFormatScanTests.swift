@@ -203,6 +203,33 @@ final class AppFormatScanTests: XCTestCase {
         XCTAssertEqual(l["fileOffset"] as? Int, try offset(of: Array(key.utf8), inFile: dir.path + "/Keys.plist"))
     }
 
+    /// A binary plist's dict values are read after their keys, as assignments: a value under
+    /// a credential's name (`BackendAPIToken`, `Nested/ClientSecret`) is found by the generic
+    /// rules at its own bytes, as an XML `Info.plist` is; a value under a key that is no plain
+    /// name (quotes, `=`, a newline in it) gets no name written before it, and a value under a
+    /// name that says nothing is not reported.
+    func testPlistValuesAreReadUnderTheirKeyNames() throws {
+        let dir = TempDir()
+        let token = "Zr4kP8wQ2nVx" + "9mLtHq7vK2mX", secret = "hK3pW9zQ2mLx" + "7RtV4nB8sC", odd = "Qm7XvR2pLk9T" + "zW4nBc8YsJ3d"
+        let build = "Vb2Mk8Zr4Tx6" + "Jc5Nw7Qy3Gf9"
+        let script = """
+        import plistlib, sys
+        d = {'CFBundleIdentifier': 'io.internal.storefront', 'BackendAPIToken': sys.argv[2], 'Nested': {'ClientSecret': sys.argv[3]},
+             'x" = "1"\\nAPI_TOKEN': sys.argv[4], 'BuildNumber': sys.argv[5]}
+        open(sys.argv[1], 'wb').write(plistlib.dumps(d, fmt=plistlib.FMT_BINARY))
+        """
+        let made = runProcess("/usr/bin/env", ["python3", "-c", script, dir.path + "/Info.plist", token, secret, odd, build])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress", "--no-config"])
+        for s in [token, secret, odd, build] { assertNoFragment(of: s, in: r.stdout + r.stderr, "report") }
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr)
+        let findings = object["findings"] as? [[String: Any]] ?? []
+        let got = findings.map { "\($0["rule"] as? String ?? "") \(location($0)["section"] as? String ?? "-") \(location($0)["byteOffset"] as? Int ?? -1)" }.sorted()
+        let want = ["generic-secret Nested/ClientSecret \(try offset(of: Array(secret.utf8), inFile: dir.path + "/Info.plist"))",
+                    "generic-token BackendAPIToken \(try offset(of: Array(token.utf8), inFile: dir.path + "/Info.plist"))"].sorted()
+        XCTAssertEqual(got, want)
+    }
+
     /// A file whose magic names a format but whose structure is broken is an error entry
     /// (exit 2) naming the format, never a trap, and its bytes are still scanned raw.
     func testMalformedFilesAreErrorEntries() throws {

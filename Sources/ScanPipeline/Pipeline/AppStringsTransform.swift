@@ -10,6 +10,13 @@ import FileInputs
 /// 10-character string, a class file's `A` a 65-byte one), so the run reads `Zsk_live_...`
 /// and a rule anchored at a word boundary misses the key. Here the length is gone.
 ///
+/// A property list dict's string value is written after its key, `Key = "value"`, so a rule
+/// that reads a credential's name reads it as it reads an assignment (`<key>APIToken</key>`
+/// with its `<string>` in a binary `Info.plist`, where the key and the value are two objects
+/// apart): the key's bytes are not in the file there, and map to the value's first byte, so
+/// a finding is still the value's bytes. A key is written only when it is a plain name
+/// (`isPlainKey`): a key is data, and must not make up text around a value.
+///
 /// UTF-16 strings become one byte a code unit (ASCII as is, anything else 0x1A), so a span
 /// maps back at twice its length; UTF-8 and modified UTF-8 bytes are passed as they are. A
 /// plist's `data` objects are buffers of their own (text when they hold no NUL). Only
@@ -52,17 +59,21 @@ final class AppStringsTransform: LayoutTransform {
                 body(DerivedBuffer(bytes: bytes, sourceSpan: { span in (start + span.lowerBound)..<(start + span.upperBound) },
                                    step: nil, isText: isText))
             case .utf8:
+                let keyed = writeKey(of: s, in: document)
                 segments.append(Segment(decoded: decoded.count, count: bytes.count, source: start, scale: 1))
                 decoded.append(contentsOf: bytes)
+                if keyed { decoded.append(UInt8(ascii: "\"")) }
                 decoded.append(UInt8(ascii: "\n"))
             case .utf16BE, .utf16LE:
                 let units = bytes.count / 2
+                let keyed = writeKey(of: s, in: document)
                 segments.append(Segment(decoded: decoded.count, count: units, source: start, scale: 2))
                 let big = s.encoding == .utf16BE
                 for u in 0..<units {
                     let hi = bytes[2 * u + (big ? 0 : 1)], lo = bytes[2 * u + (big ? 1 : 0)]
                     decoded.append(hi == 0 && lo < 0x80 ? lo : 0x1a)
                 }
+                if keyed { decoded.append(UInt8(ascii: "\"")) }
                 decoded.append(UInt8(ascii: "\n"))
             }
         }
@@ -83,6 +94,27 @@ final class AppStringsTransform: LayoutTransform {
                 let last = sourceUnit(span.upperBound - 1)
                 return lower..<max(lower, last.offset + last.scale)
             }, step: nil))
+        }
+    }
+
+    /// Writes `Key = "` before a dict's string value whose key is a plain name; returns
+    /// whether it did (the caller closes the quote).
+    private func writeKey(of s: AppString, in document: AppDocument) -> Bool {
+        guard s.isDictValue, s.place >= 0, Int(s.place) < document.places.count else { return false }
+        let path = document.places[Int(s.place)].utf8
+        let key = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last.map(Array.init) ?? []
+        guard AppStringsTransform.isPlainKey(key) else { return false }
+        decoded.append(contentsOf: key)
+        decoded.append(contentsOf: " = \"".utf8)
+        return true
+    }
+
+    /// A key name of letters, digits, `_`, `.` and `-`, 1 to 64 bytes: nothing that could end
+    /// the line or the quote, or start another assignment.
+    static func isPlainKey(_ key: [UInt8]) -> Bool {
+        guard (1...64).contains(key.count) else { return false }
+        return key.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b == 0x2E || b == 0x2D
         }
     }
 }
