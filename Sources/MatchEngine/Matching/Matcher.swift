@@ -108,19 +108,8 @@ public final class Matcher {
     public private(set) var cutShort: [(ruleIndex: Int, start: Int)] = []
 
     /// The line an allowlist last read (`AllowlistSubject.line`), kept while matches stay on
-    /// it, and dropped at each scan (a buffer may be reused for other bytes): on one 2 MB line
-    /// of 13,600 findings, finding the line's bounds again for each took 97% of the scan.
-    /// Any offset from the line's start to its newline gives that line.
-    private var cachedLine: (from: Int, through: Int, range: Range<Int>)?
-
-    private func allowlistLine(containing offset: Int, in buffer: UnsafeRawBufferPointer) -> Range<Int> {
-        if let c = cachedLine, c.from <= offset, offset <= c.through { return c.range }
-        let range = Matcher.lineRange(containing: offset, in: buffer)
-        var through = range.upperBound
-        while through < buffer.count && buffer[through] != 0x0A { through += 1 }
-        cachedLine = (range.lowerBound, through, range)
-        return range
-    }
+    /// it; a new one at each scan (a buffer may be reused for other bytes).
+    private var allowlistLines = LineCache()
 
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
@@ -139,7 +128,7 @@ public final class Matcher {
     public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
                      reference: HitReference? = nil, continues: Bool = false,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
-        cachedLine = nil
+        allowlistLines = LineCache()
         // gitleaks' composite rules and generic rules yielding to provider rules: decided once
         // every rule has run on the buffer.
         let yields = genericsYield && ruleSet.mixesGenericAndProvider
@@ -307,7 +296,7 @@ public final class Matcher {
         let subject = AllowlistSubject(
             secret: secretBytes,
             match: UnsafeRawBufferPointer(rebasing: buffer[match]),
-            line: UnsafeRawBufferPointer(rebasing: buffer[allowlistLine(containing: match.lowerBound, in: buffer)]),
+            line: UnsafeRawBufferPointer(rebasing: buffer[allowlistLines.line(containing: match.lowerBound, in: buffer).range]),
             path: context.path, commit: context.commit)
         func check(_ a: Allowlist, allowed: Verdict, index: Int) -> Verdict? {
             if defersContext && a.dependsOnContext {
@@ -343,12 +332,19 @@ public final class Matcher {
 
     /// The line around `offset`, without its line terminator.
     public static func lineRange(containing offset: Int, in buffer: UnsafeRawBufferPointer) -> Range<Int> {
+        lineBounds(containing: offset, in: buffer).range
+    }
+
+    /// The line around `offset` without its terminator, and where its newline is (the
+    /// buffer's end for the last line): every offset from the line's start to `newline` lies
+    /// on it (`LineCache`).
+    static func lineBounds(containing offset: Int, in buffer: UnsafeRawBufferPointer) -> (range: Range<Int>, newline: Int) {
         var lo = min(offset, buffer.count)
         while lo > 0 && buffer[lo - 1] != 0x0A { lo -= 1 }
         var hi = min(offset, buffer.count)
         while hi < buffer.count && buffer[hi] != 0x0A { hi += 1 }
         var trimmed = hi
         if trimmed > lo && buffer[trimmed - 1] == 0x0D { trimmed -= 1 }
-        return lo..<trimmed
+        return (lo..<trimmed, hi)
     }
 }

@@ -101,8 +101,8 @@ final class AppStringsTransform: LayoutTransform {
     /// whether it did (the caller closes the quote).
     private func writeKey(of s: AppString, in document: AppDocument) -> Bool {
         guard s.isDictValue, s.place >= 0, Int(s.place) < document.places.count else { return false }
-        let path = document.places[Int(s.place)].utf8
-        let key = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last.map(Array.init) ?? []
+        let path = Array(document.places[Int(s.place)].utf8)
+        let key = Array(path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...])
         guard AppStringsTransform.isPlainKey(key) else { return false }
         decoded.append(contentsOf: key)
         decoded.append(contentsOf: " = \"".utf8)

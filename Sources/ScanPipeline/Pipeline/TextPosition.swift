@@ -51,7 +51,7 @@ enum TextPosition {
             let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             var column = lo == 0 ? 1 + columnsBefore : 1
             var j = lineStart
-            if let last, last.line == lo, last.columnsBefore == columnsBefore, last.offset <= offset, last.offset >= lineStart {
+            if let last, last.line == lo, last.columnsBefore == columnsBefore, last.offset <= offset {
                 column = last.column
                 j = last.offset
             }
