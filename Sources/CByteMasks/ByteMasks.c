@@ -9,7 +9,7 @@ typedef struct {
 } lanes;
 
 /// The bitmaps the pass writes: the walk's (`run`, `stops`) and its own, in `scratch`:
-/// `longStarts` (where runs of 16 or more start; the AVX-512 tier writes where they end
+/// `longStarts` (where runs of LONG_RUN or more start; the AVX-512 tier writes where they end
 /// instead; the AVX2 lister finds them a block at a time, in its own arrays), and `strong`
 /// (upper-case letters and digits: only the AVX-512 lister reads it; the other tiers'
 /// passes leave it but for the byte loop's last words).
@@ -241,22 +241,25 @@ AVX512 static inline uint32_t run_flags_avx512(const uint8_t *p, __m512i low, __
 }
 #endif
 
-/// Where 16 run characters in a row start (`run[q] & run[q + 1] & ... & run[q + 15]`), for
-/// one word and the one after it: four doubling steps over the word alone, with ones shifted
-/// in above it, then the windows that reach into the next word (from bit 49 on) kept only as
-/// far as its run of trailing ones goes (`hi & ~(hi + 1)`, shifted up to bit 49). Doubling
+/// Where LONG_RUN run characters in a row start (`run[q] & run[q + 1] & ... & run[q + 21]`),
+/// for one word and the one after it: doubling steps over the word alone (1, 2, 4 and 8 make
+/// windows of 16, a step of 6 makes 22), with ones shifted in above it, then the windows that
+/// reach into the next word (from bit 65 - LONG_RUN on) kept only as far as its run of
+/// trailing ones goes (`hi & ~(hi + 1)`, shifted up to that bit). Doubling
 /// over both words, as before, took half as many instructions again: 0.96 of the pass's time
 /// on one AVX2 processor (100 MB of the benchmark tree, best of 5 rounds, 8 pairs).
-static inline uint64_t windows16(uint64_t lo, uint64_t hi) {
-    for (int d = 1; d < LONG_RUN; d *= 2) lo &= (lo >> d) | (~(uint64_t)0 << (64 - d));
+static inline uint64_t long_windows(uint64_t lo, uint64_t hi) {
+    int have = 1;
+    for (; 2 * have <= LONG_RUN; have *= 2) lo &= (lo >> have) | (~(uint64_t)0 << (64 - have));
+    if (have < LONG_RUN) lo &= (lo >> (LONG_RUN - have)) | (~(uint64_t)0 << (64 - (LONG_RUN - have)));
     uint64_t trailingOnes = hi & ~(hi + 1);
     return lo & ((trailingOnes << (64 - LONG_RUN + 1)) | (~(uint64_t)0 >> (LONG_RUN - 1)));
 }
 
 /// Where runs of LONG_RUN start, for one word (`lo`, between `previous` and `hi`): a window
-/// of 16 (`windows16`) at a run's first byte (`run[q] && !run[q - 1]`).
+/// of LONG_RUN (`long_windows`) at a run's first byte (`run[q] && !run[q - 1]`).
 static inline uint64_t long_starts(uint64_t previous, uint64_t lo, uint64_t hi) {
-    return windows16(lo, hi) & ~((lo << 1) | (previous >> 63));
+    return long_windows(lo, hi) & ~((lo << 1) | (previous >> 63));
 }
 
 /// Every word's long-run starts: no word depends on another's result, so the
@@ -279,11 +282,17 @@ static inline uint64_t long_starts(uint64_t previous, uint64_t lo, uint64_t hi) 
 WORD_PAIRS(word_pairs_plain, )
 
 /// Where runs of LONG_RUN end, for one word (`hi`) after the one before it (`lo`): the byte
-/// after a run's last (`!run[q]`) with `run[q - 1] & ... & run[q - 16]`, in four doubling
-/// steps over both words, looking back.
+/// after a run's last (`!run[q]`) with `run[q - 1] & ... & run[q - LONG_RUN]`, in the
+/// doubling steps of `long_windows` over both words, looking back.
 static inline uint64_t long_ends(uint64_t lo, uint64_t hi) {
     uint64_t yh = (hi << 1) | (lo >> 63), yl = lo << 1;
-    for (int d = 1; d < LONG_RUN; d *= 2) {
+    int have = 1;
+    for (; 2 * have <= LONG_RUN; have *= 2) {
+        yh &= (yh << have) | (yl >> (64 - have));
+        yl &= yl << have;
+    }
+    if (have < LONG_RUN) {
+        int d = LONG_RUN - have;
         yh &= (yh << d) | (yl >> (64 - d));
         yl &= yl << d;
     }
@@ -331,9 +340,9 @@ static inline size_t lowest_bit(uint64_t m) {
 #endif
 }
 
-/// Up to four set bits of `m` (a word holds at most four starts, or four ends, of runs of 16
-/// or more: they lie 17 bytes apart at least) as positions, written whether or not they are
-/// there; returns how many are.
+/// Up to four set bits of `m` (a word holds at most four starts, or four ends, of runs of
+/// LONG_RUN or more: they lie LONG_RUN + 1 bytes apart at least) as positions, written
+/// whether or not they are there; returns how many are.
 static inline size_t flatten4(uint64_t m, size_t base, size_t *out) {
     const uint64_t top = (uint64_t)1 << 63;
     size_t count = (size_t)__builtin_popcountll(m);
@@ -468,8 +477,8 @@ AVX2 static inline __m256i bytes_in_run(size_t length) {
 }
 
 /// The AVX2 lister's long-run starts and ends for the words `w0..<w1` of a block (`starts[k]`
-/// and `ends[k]` for word `w0 + k`), both from where 16 run characters in a row start
-/// (`windows16`): a run's first byte, and the byte 16 after the last such window's start,
+/// and `ends[k]` for word `w0 + k`), both from where LONG_RUN run characters in a row start
+/// (`long_windows`): a run's first byte, and the byte LONG_RUN after the last such window's start,
 /// past the run. The doubling steps run once for both, where `long_starts` and `long_ends`
 /// each took them; and a block at a time, into the lister's own arrays in cache: as three
 /// whole-buffer bitmaps they took the same time in the harness, but wrote 0.37 times the
@@ -479,8 +488,8 @@ AVX2 static void block_pairs_avx2(const uint64_t *run, size_t words, size_t w0, 
                                   uint64_t *starts, uint64_t *ends) {
     uint64_t windows[BLOCK_WORDS];
     size_t last = w1 < words ? w1 : words - 1;
-    for (size_t w = w0; w < last; w++) windows[w - w0] = windows16(run[w], run[w + 1]);
-    if (last < w1) windows[last - w0] = windows16(run[last], 0);
+    for (size_t w = w0; w < last; w++) windows[w - w0] = long_windows(run[w], run[w + 1]);
+    if (last < w1) windows[last - w0] = long_windows(run[last], 0);
     starts[0] = windows[0] & ~((run[w0] << 1) | (w0 > 0 ? run[w0 - 1] >> 63 : 0));
     ends[0] = ((windows[0] << LONG_RUN) | (*windowsBefore >> (64 - LONG_RUN))) & ~run[w0];
     for (size_t w = w0 + 1; w < w1; w++) {
@@ -829,9 +838,9 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t n, size_t 
         size_t w1 = w0 + BLOCK_WORDS < words ? w0 + BLOCK_WORDS : words;
         // 1. The words that hold a long run's end, eight words a step (a third of the words
         // in source: the rest cost no more than their test), and their ends (a word holds at
-        // most four: runs of 16 or more lie 17 bytes apart). Then each end's run: its start
+        // most four: long runs lie LONG_RUN + 1 bytes apart). Then each end's run: its start
         // and whether it holds a strong byte, read from the end's word and the one before (a
-        // run of 16 or more that ends in a word starts in it or the word before, but for runs
+        // long run that ends in a word starts in it or the word before, but for runs
         // that cover a whole word: those search back). Which word it starts in is selected,
         // not branched on: as a branch it was mispredicted for a third of the runs, and a
         // loop over each word's ends for a quarter of the words (step 1 took 0.013 s of the
@@ -891,7 +900,7 @@ AVX512_LISTER static size_t list_runs_avx512(const uint8_t *p, size_t n, size_t 
             _mm512_storeu_si512((void *)(ends + listed), _mm512_maskz_compress_epi64(keep, e));
             listed += (size_t)__builtin_popcount(keep);
         }
-        // 2. Runs of 16 or more, masked bytes zero (class 0). The strong byte was settled in
+        // 2. Long runs, masked bytes zero (class 0). The strong byte was settled in
         // step 1, so its bit is dropped. `&` rather than `&&` here and below: one branch, on
         // what is rarely true (as `&&`, the compiler branched on each part, `left == 1` as
         // unpredictable as the run). A run read from its first byte (`checked`) is dropped by

@@ -10,8 +10,11 @@
 #define KEYSHAPE_X86 1
 #endif
 
-/// Minimum length of a base64 run the finder looks at (`SpanFinder.minimumBase64Length`).
-enum { LONG_RUN = 16 };
+/// Minimum length of a base64 run the finder looks at (`SpanFinder.minimumBase64Length`, where
+/// the choice is explained). Two to five doubling steps make windows of any length from 2 to
+/// 32 (`long_windows`), so only that range is supported.
+enum { LONG_RUN = 22 };
+_Static_assert(LONG_RUN >= 2 && LONG_RUN <= 32, "long_windows' steps");
 /// The shortest run of hex digits the finder decodes as hex (`SpanFinder.minimumHexLength`).
 enum { HEX_RUN = 32 };
 

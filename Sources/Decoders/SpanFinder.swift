@@ -21,9 +21,14 @@ import CByteMasks
 /// replaces the base64 runs already taken inside it (they are found again, decoded, one
 /// level down), and the pass resumes after it.
 public struct SpanFinder {
-    /// Shorter runs of the base64 alphabet are words and identifiers, not values: 16
-    /// characters hold 12 bytes, shorter than any credential a rule describes.
-    public static let minimumBase64Length = 16
+    /// Shorter runs of the base64 alphabet are words and identifiers, not values worth
+    /// decoding: 22 characters hold 16 bytes, and no example of the rule pack matches in
+    /// fewer (each cut down to the shortest text its rule still finds it in: wifi-psk's
+    /// `psk="…"`, 16 bytes; `ShortestEncodedMatchTests`). The candidate search costs per run,
+    /// and runs of 16 to 21 characters with a strong byte were 51% of those of 16 or more in
+    /// source (100 MB of the benchmark tree); with 16, decoding on ran at 89.7% of off
+    /// (`scripts/bench-scan --decoding`, an AVX2 host), with 22 at 91%.
+    public static let minimumBase64Length = 22
     /// Hex digests and ids are 32 (MD5, UUID without dashes) or more; shorter runs are
     /// colours, addresses and small constants.
     public static let minimumHexLength = 32

@@ -64,7 +64,11 @@ enum TextCheck {
         }
         if distinct < minimumDistinctBytes { return false }
         let first = bytes[0], last = bytes[n - 1]
-        if first == UInt8(ascii: "<") && last == UInt8(ascii: ">") && !bytes.contains(UInt8(ascii: "\n")) { return false }
+        // `<your-api-key>`, not `<password>…</password>`: one pair of angle brackets only.
+        if first == UInt8(ascii: "<") && last == UInt8(ascii: ">")
+            && !bytes[1..<(n - 1)].contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\n") }) {
+            return false
+        }
         if first == UInt8(ascii: "{") && bytes[1] == UInt8(ascii: "{") && last == UInt8(ascii: "}") && bytes[n - 2] == UInt8(ascii: "}") { return false }
         if first == UInt8(ascii: "$") && bytes[1] == UInt8(ascii: "{") && last == UInt8(ascii: "}") { return false }
         return true

@@ -81,7 +81,7 @@ final class CandidateSearchTests: XCTestCase {
             var bytes: [UInt8] = []
             while bytes.count < 6_000 {
                 let alphabet = g.pick([Array("abcdef".utf8), Array("abcdefghijklmnopqrstuvwxyz+/".utf8), Array("abcdefghijklmnopqrstuvwxyz-_".utf8)])
-                var run = (0..<(16 + g.below(300))).map { _ in g.pick(alphabet) }
+                var run = (0..<(SpanFinder.minimumBase64Length - 6 + g.below(300))).map { _ in g.pick(alphabet) }
                 switch g.below(4) {
                 case 0: run[0] = UInt8(ascii: "Q")
                 case 1: run[run.count - 1] = UInt8(ascii: "7")
@@ -155,7 +155,7 @@ final class CandidateSearchTests: XCTestCase {
                 var flags: UInt16 = 0
                 let start = i
                 while i < bytes.count && t[Int(bytes[i])] & ByteClass.run != 0 { flags |= t[Int(bytes[i])]; i += 1 }
-                guard i - start >= 16, flags & ByteClass.strong != 0 else { continue }
+                guard i - start >= SpanFinder.minimumBase64Length, flags & ByteClass.strong != 0 else { continue }
                 let mine = (flags & ByteClass.notHex != 0 ? UInt64(KEYSHAPE_RUN_NOT_HEX) : 0)
                     | (flags & ByteClass.standardOnly != 0 ? UInt64(KEYSHAPE_RUN_STANDARD_ONLY) : 0)
                     | (flags & ByteClass.urlOnly != 0 ? UInt64(KEYSHAPE_RUN_URL_ONLY) : 0)

@@ -111,8 +111,12 @@ final class EncodingPositiveTests: XCTestCase {
         let texts = Decode.texts(yaml)
         XCTAssertEqual(texts.first { $0.text == value }?.sourceRange, yaml.byteRange(of: encoded))
         XCTAssertEqual(texts.first { $0.text == value }?.encodings, [.base64])
-        // "administrator": decoded too (text), at its own span.
-        XCTAssertEqual(texts.first { $0.text == "administrator" }?.sourceRange, yaml.byteRange(of: "YWRtaW5pc3RyYXRvcg=="))
+        // "administrator": 13 bytes, 18 characters, shorter than any rule's match
+        // (`SpanFinder.minimumBase64Length`): not decoded.
+        XCTAssertNil(texts.first { $0.text == "administrator" })
+        // A longer value is decoded too (text), at its own span.
+        let longer = Decode.base64("administrator@acme.example")
+        XCTAssertEqual(Decode.texts("  username: \(longer)\n").first { $0.text == "administrator@acme.example" }?.sourceRange, 12..<(12 + longer.count))
     }
 
     func testDockerConfigAuth() {

@@ -8,15 +8,14 @@
 // It has no block walk: the finder before the bitmaps skipped 8-byte blocks that held no 8
 // base64 characters with an upper-case letter or a digit, so which runs it considered
 // depended on the block grid and on where its byte walk last stopped (a run was taken from
-// where the walk met it). Now a run of 16 or more is considered when it holds an upper-case
+// where the walk met it). Now a long run is considered when it holds an upper-case
 // letter or a digit anywhere (`considerRun`), a rule of the run alone: every run the block
 // walk kept is kept (a run of 16 holds an aligned 8, and an 8 that kept it held such a
 // byte), and `snake_case_names` and lower-case words are still never decoded.
 
 struct ReferenceSpanFinder {
-    /// Shorter runs of the base64 alphabet are words and identifiers, not values: 16
-    /// characters hold 12 bytes, shorter than any credential a rule describes.
-    static let minimumBase64Length = 16
+    /// `SpanFinder.minimumBase64Length`.
+    static let minimumBase64Length = 22
     /// Hex digests and ids are 32 (MD5, UUID without dashes) or more; shorter runs are
     /// colours, addresses and small constants.
     static let minimumHexLength = 32

@@ -146,8 +146,8 @@ final class SpanFinderEquivalenceTests: XCTestCase {
         return seen
     }
 
-    /// Pieces that make the walk do something other than pass over a byte: runs of 14 to 18
-    /// characters (around `minimumBase64Length`) with and without a strong byte, a backslash
+    /// Pieces that make the walk do something other than pass over a byte: runs of two characters
+    /// either side of `minimumBase64Length` with and without a strong byte, a backslash
     /// before a run or before a trigger (it eats the byte after it), `%` before hex digits and
     /// before a run, `data:` and colons after an `a`, `=` padding; each laid with fill so that
     /// it crosses or touches the end of a 64-bit bitmap word.
@@ -167,15 +167,15 @@ final class SpanFinderEquivalenceTests: XCTestCase {
             let fillTo = r.below(3) == 0 ? out.count + r.below(8) : max(out.count, word - r.below(20))
             while out.count < fillTo { out.append(r.pick(Array(" .,;()\n\t=#".utf8))) }
             switch r.below(12) {
-            case 0: out += run(14 + r.below(5))
-            case 1: out += Array("\\".utf8) + run(15 + r.below(4))
+            case 0: out += run(SpanFinder.minimumBase64Length - 2 + r.below(5))
+            case 1: out += Array("\\".utf8) + run(SpanFinder.minimumBase64Length - 1 + r.below(4))
             case 2: out += Array(r.pick(["\\\\", "\\%", "\\:", "\\u0041", "\\x41", "\\/", "\\\"", "\\101"]).utf8)
-            case 3: out += Array("%".utf8) + run(15 + r.below(4))
+            case 3: out += Array("%".utf8) + run(SpanFinder.minimumBase64Length - 1 + r.below(4))
             case 4: out += Array(r.pick(["%41", "%2F", "%zz", "%4", "%"]).utf8)
             case 5: out += Array(r.pick(["data:", "Data:", "xdata:", "a:", "data:text/plain;base64,", "data:,%41%42%43%44x"]).utf8)
-            case 6: out += run(16 + r.below(8)) + Array(r.pick(["=", "==", "===", ""]).utf8)
+            case 6: out += run(SpanFinder.minimumBase64Length + r.below(8)) + Array(r.pick(["=", "==", "===", ""]).utf8)
             case 7: out += Array(Data(r.pick(["token=ks_live_", "password: hunter2", "id=rIsjGe789"]).utf8).base64EncodedString().utf8)
-            case 8: out += Array("\"".utf8) + run(16) + Array("\\u0041\"".utf8)
+            case 8: out += Array("\"".utf8) + run(SpanFinder.minimumBase64Length) + Array("\\u0041\"".utf8)
             case 9: out += Array(encoded(&r).utf8)
             default: out += run(1 + r.below(30))
             }
@@ -217,7 +217,7 @@ final class SpanFinderEquivalenceTests: XCTestCase {
     /// before the bitmaps skipped it whenever those 8 were the one aligned block inside the
     /// run (a start 4 bytes past the block grid); the run rule finds it at every offset.
     func testValueWithALowerCaseMiddleIsFoundAtEveryOffset() {
-        let value = Array("aWQ9cklzakdlNzg5".utf8)
+        let value = Array("aWQ9OFJxbmtuelcySGxscDBE".utf8)
         for lead in 0..<130 {
             let bytes = Array(repeating: UInt8(ascii: " "), count: lead) + value + Array(" = 1\n".utf8)
             var budget = DecodeBudget(maxDepth: 1, bufferSize: bytes.count)
@@ -225,7 +225,7 @@ final class SpanFinderEquivalenceTests: XCTestCase {
             var finder = SpanFinder()
             bytes.withUnsafeBytes { finder.find($0, keepBinary: false, budget: &budget, into: &spans) }
             XCTAssertEqual(spans.map(\.sourceRange), [lead..<(lead + value.count)], "lead \(lead)")
-            XCTAssertEqual(spans.first.map { String(decoding: $0.bytes, as: UTF8.self) }, "id=rIsjGe789", "lead \(lead)")
+            XCTAssertEqual(spans.first.map { String(decoding: $0.bytes, as: UTF8.self) }, "id=8RqnknzW2Hllp0D", "lead \(lead)")
         }
     }
 
