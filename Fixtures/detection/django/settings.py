@@ -45,3 +45,6 @@ SENTRY_DSN = os.getenv('SENTRY_DSN')
 GOOGLE_MAPS_API_KEY = os.environ.get('GOOGLE_MAPS_API_KEY', 'GdGgRHKcPzQx12FWQ5vRB24dT6UtX3K7')
 SLACK_CLIENT_SECRET = os.getenv('SLACK_CLIENT_SECRET', '59a5357de84426de6f1cc81e4129f56ehiQ7')
 SENDGRID_KEY = os.environ.get('SENDGRID_KEY', 'changeme')
+
+if os.environ.get("DJANGO_DEBUG") == "1":
+    SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "django-insecure-r14u9n#4_oon9v9g)46(cf4=j7uno!^ze-iqc6)oq!%f5p$())")

@@ -8,3 +8,4 @@ return [
 define('AUTH_KEY', 'v%(ay26Zg0]sB{&O>A=lim^l4FD%wzjjS`Ip=](Lt4,J]|_Zz%7Dh)nR}*Fn_I2v');
 $apiToken = '9SFuAjNNonQ78ZBEYE1KB7U9hBCdQhlaltQLRV28';
 $pdo = new PDO('mysql:host=db.internal;dbname=shop', 'shop', 'mXWRDOH.oTla4ufzCpN7');
+$db_pass = 'ciL9EFTUY0uDMuI';

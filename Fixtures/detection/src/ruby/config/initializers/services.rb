@@ -6,3 +6,4 @@ config.api_key = 'd0XZaxPWNEILJwf2DeN0xeoZdFHwBZwR'
 ENV['SMTP_PASSWORD'] ||= 'pnLFrkx-mcqva4SQ5yj5'
 client = Octokit::Client.new(access_token: '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')
 { password: '7HtaOU8.F6eqdABPGA64', username: 'deploy' }
+SENTRY_TOKEN = ENV.fetch("SENTRY_TOKEN") { "0BGNrGHIjAYMIUuoMPKhCt62fgPs4jXY" }
