@@ -124,6 +124,20 @@ final class FolderScanTests: XCTestCase {
         XCTAssertTrue(r.issues[0].message.contains("`evil`"), r.issues[0].message)
     }
 
+    /// A rule with a `path` runs only on the files it names: the same catastrophic rule,
+    /// limited to `.yaml`, gives up on the YAML file and is never run on the text file
+    /// (with the path left to be settled after matching, it gave up on both).
+    func testARuleLimitedToPathsIsNotRunOnOtherFiles() {
+        let tree = TempDir()
+        let body = TestRules.token + "\n" + String(repeating: "a", count: 20_000) + "b\n"
+        tree.write("a.txt", body)
+        tree.write("b.yaml", body)
+        let rules = TestRules.set(extra: "[[rules]]\nid = 'evil'\nregex = '''(a+)+$'''\nkeywords = ['aaaa']\npath = '''\\.yaml$'''\n")
+        let r = runScan([tree.path], rules: rules)
+        XCTAssertEqual(r.findings.map(\.rule), ["token", "token"])
+        XCTAssertEqual(r.issues.map(\.path), ["b.yaml"])
+    }
+
     func testBaselineDropsKnownFingerprints() {
         let tree = TempDir()
         tree.write("a.txt", TestRules.token + "\n" + TestRules.canary)

@@ -72,6 +72,12 @@ public final class Matcher {
     /// without a runner, the provider client's redaction) the matcher decides with its
     /// `MatchContext` as before.
     public var defersContext = false
+    /// The buffer's path when the scanner settles path conditions at once (a file, not a
+    /// history blob shared by many paths): a rule whose `path` does not match it is not run,
+    /// since its matches would be dropped when settled. The scanner still settles them (a
+    /// pattern that gives up is reported there). 23 rules of the pack have a `path`, most
+    /// keyed on credential words: run everywhere, one of them cost a source scan 1.4%.
+    public var knownPath: String? = nil
 
     /// Whether matches an allowlist allows are handed on (marked `allowlisted`) instead of
     /// dropped: the scanner counts them; rules check and redaction leave this off.
@@ -201,6 +207,8 @@ public final class Matcher {
             case .failed(let message):
                 onFailure(RuleFailure(ruleIndex: ruleIndex, message: message, stage: .pathFilter))
             }
+        } else if let pathRegex = rule.path, let path = knownPath, case .no = pathRegex.test(path, scratch: scratch) {
+            return
         }
         let acceptEnd = accept?.upperBound ?? buffer.count
         var lastEnd = 0

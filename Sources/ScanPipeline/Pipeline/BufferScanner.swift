@@ -152,6 +152,7 @@ final class BufferScanner {
         }
         // A mask is newlines outside its runs: the keyword pass skips them.
         matcher.sparseFiller = isBinary ? 0x0A : nil
+        matcher.knownPath = settlesNow ? context.path : nil
         matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
                      continues: resumable != nil, onMatch: { m in
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
