@@ -10,13 +10,13 @@
 #define KEYSHAPE_X86 1
 #endif
 
-/// Minimum length of a base64 run the finder looks at (`SpanFinder.minimumBase64Length`, where
-/// the choice is explained). Two to five doubling steps make windows of any length from 2 to
-/// 32 (`long_windows`), so only that range is supported.
-enum { LONG_RUN = 22 };
+/// Minimum length of a base64 run the finder looks at (`KEYSHAPE_LONG_RUN`). Two to five
+/// doubling steps make windows of any length from 2 to 32 (`long_windows`), so only that
+/// range is supported.
+enum { LONG_RUN = KEYSHAPE_LONG_RUN };
 _Static_assert(LONG_RUN >= 2 && LONG_RUN <= 32, "long_windows' steps");
-/// The shortest run of hex digits the finder decodes as hex (`SpanFinder.minimumHexLength`).
-enum { HEX_RUN = 32 };
+/// The shortest run of hex digits the finder decodes as hex (`KEYSHAPE_HEX_RUN`).
+enum { HEX_RUN = KEYSHAPE_HEX_RUN };
 
 /// The class bits of one byte (`classOf`).
 enum {

@@ -27,11 +27,12 @@ public struct SpanFinder {
     /// `psk="…"`, 16 bytes; `ShortestEncodedMatchTests`). The candidate search costs per run,
     /// and runs of 16 to 21 characters with a strong byte were 51% of those of 16 or more in
     /// source (100 MB of the benchmark tree); with 16, decoding on ran at 89.7% of off
-    /// (`scripts/bench-scan --decoding`, an AVX2 host), with 22 at 91%.
-    public static let minimumBase64Length = 22
+    /// (`scripts/bench-scan --decoding`, an AVX2 host), with 22 at 91%. Defined in C
+    /// (`KEYSHAPE_LONG_RUN`), where the vector pass lists the runs this long.
+    public static let minimumBase64Length = Int(KEYSHAPE_LONG_RUN)
     /// Hex digests and ids are 32 (MD5, UUID without dashes) or more; shorter runs are
     /// colours, addresses and small constants.
-    public static let minimumHexLength = 32
+    public static let minimumHexLength = Int(KEYSHAPE_HEX_RUN)
     /// How far back from a `%` or a backslash the start of its URL or string literal is
     /// looked for: a longer literal is decoded from this far back only.
     public static let maximumLookback = 4096

@@ -14,11 +14,9 @@
 // byte), and `snake_case_names` and lower-case words are still never decoded.
 
 struct ReferenceSpanFinder {
-    /// `SpanFinder.minimumBase64Length`.
-    static let minimumBase64Length = 22
-    /// Hex digests and ids are 32 (MD5, UUID without dashes) or more; shorter runs are
-    /// colours, addresses and small constants.
-    static let minimumHexLength = 32
+    /// The finder's parameters, not its definition: the lengths it is given.
+    static let minimumBase64Length = SpanFinder.minimumBase64Length
+    static let minimumHexLength = SpanFinder.minimumHexLength
     /// How far back from a `%` or a backslash the start of its URL or string literal is
     /// looked for: a longer literal is decoded from this far back only.
     static let maximumLookback = 4096

@@ -9,7 +9,15 @@
 /// check that drops a base64 candidate from its first characters. As wide as the processor
 /// allows (`keyshape_masks_tier`); every tier gives the same results.
 
-/// One run of 22 or more base64 characters (either alphabet), from its first byte:
+/// The shortest run of base64 characters the finder decodes (`SpanFinder.minimumBase64Length`,
+/// where the choice is explained) and the shortest run of hex digits it decodes as hex
+/// (`SpanFinder.minimumHexLength`): one definition for the C pass and the Swift walk.
+enum {
+    KEYSHAPE_LONG_RUN = 22,
+    KEYSHAPE_HEX_RUN = 32,
+};
+
+/// One run of `KEYSHAPE_LONG_RUN` or more base64 characters (either alphabet), from its first byte:
 /// `start..<end`, and what else it holds (`KEYSHAPE_RUN_*`).
 typedef struct {
     uint64_t start;
@@ -32,7 +40,7 @@ size_t keyshape_masks_words(size_t n);
 ///   `stops`:   where the byte walk must stop outside a run: every backslash (it eats the
 ///              byte after it), every `%`, a `:` after `a` or `A` (a superset of `data:`);
 /// (bits past `n` are zero) and writes to `out` (room for `n / 16 + 1`), in order, every run
-/// of 22 or more run characters (`SpanFinder.minimumBase64Length`) that does not continue a run (`run[q] && !run[q - 1]`), holds
+/// of `KEYSHAPE_LONG_RUN` or more run characters that does not continue a run (`run[q] && !run[q - 1]`), holds
 /// a strong byte and is not one the finder drops unread (a run it reads as base64 from its
 /// first byte, for which `keyshape_base64_drops` says so with this `keepBinary`; hex digits
 /// alone, shorter than 32 or of odd length, with no `=` after them); returns how many. `scratch` holds `2 * keyshape_masks_words(n)` words.

@@ -201,15 +201,14 @@ public final class Matcher {
     private func run(ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
                      continues: Bool, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let rule = ruleSet.rules[ruleIndex]
-        if let pathRegex = rule.path, let path = context.path {
+        if let pathRegex = rule.path, let path = context.path ?? knownPath {
             switch pathRegex.test(path, scratch: scratch) {
             case .yes: break
             case .no: return
             case .failed(let message):
-                onFailure(RuleFailure(ruleIndex: ruleIndex, message: message, stage: .pathFilter))
+                // A known path is settled by the scanner, which reports the failure there.
+                if context.path != nil { onFailure(RuleFailure(ruleIndex: ruleIndex, message: message, stage: .pathFilter)) }
             }
-        } else if let pathRegex = rule.path, let path = knownPath, case .no = pathRegex.test(path, scratch: scratch) {
-            return
         }
         let acceptEnd = accept?.upperBound ?? buffer.count
         var lastEnd = 0
