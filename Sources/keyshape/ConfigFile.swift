@@ -53,6 +53,7 @@ struct ConfigFile {
         }
         let file = try RuleLoader.load(text: try readText(path), file: path, kind: .config)
         var config = ConfigFile(allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
+        if explicit == nil { config.markFromScannedRoot() }
         // A config (which a scanned repository can bring) never switches rules off.
         if !file.disabledRules.isEmpty {
             config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in a config file (use --disable-rule)")
@@ -129,6 +130,17 @@ struct ConfigFile {
         // Its allowlists are the config's (counted when they suppress), not the rules file's.
         file.allowlists = []
         config.rules = file
+        config.markFromScannedRoot()
         return config
+    }
+
+    /// The scanned tree's allowlists may suppress by path and commit (counted), but their
+    /// checks of content judge only the tree's own rules (`Allowlist.fromRepository`); a
+    /// warning says so once per file that has such checks.
+    mutating func markFromScannedRoot() {
+        for i in allowlists.indices { allowlists[i].fromRepository = true }
+        if let path, allowlists.contains(where: { $0.testsContent && $0.targetRules.isEmpty }) {
+            warnings.append("\(path): warning: allowlist `regexes` and `stopwords` from the scanned root's config apply to that config's own rules only; to silence a builtin rule there, allowlist the path, mark the line `keyshape:allow`, or pass the allowlist with --config")
+        }
     }
 }

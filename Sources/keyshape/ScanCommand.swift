@@ -59,7 +59,11 @@ enum ScanCommand {
         let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig,
                                          gitleaksConfigGiven: rules.gitleaksConfig != nil,
                                          loadedRuleIds: Set(RuleSet.ruleIds(rules.files)))
-        if let extra = config.rules { rules.files.append(extra) }
+        if var extra = config.rules {
+            // The scanned tree's rules: they run where no trusted rule matched (`Rule.fromRepository`).
+            for i in extra.rules.indices { extra.rules[i].fromRepository = true }
+            rules.files.append(extra)
+        }
         for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(rules.files))
         let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)

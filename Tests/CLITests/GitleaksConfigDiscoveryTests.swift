@@ -79,12 +79,19 @@ final class GitleaksConfigDiscoveryTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("`[extend] useDefault = false` is ignored"), run.stderr)
         XCTAssertTrue(run.stderr.contains("cannot replace a loaded rule"), run.stderr)
 
+        // An allowlist that matches every value judges the tree's own rules only: a value
+        // check from the tree would answer, finding by finding, whether a key matches it.
         dir.write("tree/.gitleaks.toml", "[allowlist]\nregexes = ['''.*''']\n")
         let hushed = keyshape(["scan", dir.path + "/tree", "--format", "json"])
-        XCTAssertEqual(hushed.status, 0, hushed.stderr)
-        XCTAssertEqual((json(hushed)["stats"] as? [String: Any])?["suppressed"] as? [String: Int], ["allowlist": 1, "inline": 0, "baseline": 0])
-        XCTAssertTrue(hushed.stderr.contains("suppressed 1 (allowlist 1"), hushed.stderr)
+        XCTAssertEqual(hushed.status, 1, hushed.stderr)
+        XCTAssertEqual((json(hushed)["stats"] as? [String: Any])?["suppressed"] as? [String: Int], ["allowlist": 0, "inline": 0, "baseline": 0])
+        XCTAssertTrue(hushed.stderr.contains("apply to that config's own rules only"), hushed.stderr)
         XCTAssertTrue(hushed.stderr.contains("; config: \(dir.path)/tree/.gitleaks.toml"), hushed.stderr)
+        // By place it may (counted).
+        dir.write("tree/.gitleaks.toml", "[allowlist]\npaths = ['''\\.txt$''']\ntargetRules = ['keyshape-canary']\n")
+        let placed = keyshape(["scan", dir.path + "/tree", "--format", "json"])
+        XCTAssertEqual(placed.status, 0, placed.stderr)
+        XCTAssertEqual((json(placed)["stats"] as? [String: Any])?["suppressed"] as? [String: Int], ["allowlist": 1, "inline": 0, "baseline": 0])
     }
 
     /// Before this change neither variable was read.

@@ -82,7 +82,9 @@ final class TrustTests: XCTestCase {
     /// audit count them alike, and the baseline is counted as such.
     func testAllFourCommandsCountSuppressions() {
         let repo = GitFixture()
-        repo.write(".keyshape.toml", "[[allowlists]]\nregexTarget = 'line'\nregexes = ['''ALLOWME''']\n")
+        // A path allowlist aimed at a rule: the repository may suppress by place (counted), not
+        // by what the value or its line says (see RepositoryRuleOracleTests).
+        repo.write(".keyshape.toml", "[[allowlists]]\ntargetRules = ['keyshape-canary']\npaths = ['''^c\\.txt$''']\n")
         repo.write("a.txt", "token = \(canary("plainA1"))\n")
         repo.write("b.txt", "token = \(canary("inlineB1")) # keyshape:allow\n")
         repo.write("c.txt", "token = \(canary("listedC1")) ALLOWME\n")
@@ -135,7 +137,7 @@ final class TrustTests: XCTestCase {
         let tmp = TempDir()
         tmp.write("tree/a.txt", "token = \(secret) # keyshape:allow\n")
         tmp.write("tree/b.txt", "token = \(canary("trust3"))\n")
-        tmp.write("tree/.keyshape.toml", "[[allowlists]]\nstopwords = ['trust3']\n")
+        tmp.write("tree/.keyshape.toml", "[[allowlists]]\ntargetRules = ['keyshape-canary']\npaths = ['''^b\\.txt$''']\n")
         let report = tmp.path + "/r.sarif"
         let r = keyshape(["scan", tmp.path + "/tree", "--include-suppressed", "--format", "sarif", "--output", report])
         XCTAssertEqual(r.status, 0, "suppressed findings do not change the exit status: \(r.stderr)")

@@ -15,6 +15,11 @@ public struct Allowlist: Sendable {
     public var condition: Condition
     /// For global allowlists: only these rule ids (empty: every rule).
     public var targetRules: [String]
+    /// From the scanned tree's config, which may be hostile. Such an allowlist may suppress by
+    /// path or commit anywhere (counted), but its checks of content (`regexes`, `stopwords`)
+    /// apply to the tree's own rules only: run against a builtin rule's secret they would
+    /// answer, one suppression at a time, whether the value matches a pattern the tree chose.
+    public var fromRepository = false
 
     public init(description: String? = nil, regexes: [Regex] = [], regexTarget: Target = .secret, paths: [Regex] = [],
                 stopwords: [String] = [], commits: [String] = [], condition: Condition = .or, targetRules: [String] = []) {
@@ -29,6 +34,14 @@ public struct Allowlist: Sendable {
     }
 
     public var isEmpty: Bool { regexes.isEmpty && paths.isEmpty && stopwords.isEmpty && commits.isEmpty }
+
+    /// Whether it reads the bytes it judges (the secret, the match or the line), not only
+    /// the place.
+    public var testsContent: Bool { !regexes.isEmpty || !stopwords.isEmpty }
+
+    /// Whether it may judge a finding of `rule`: a repository's content checks never judge a
+    /// trusted rule's finding (see `fromRepository`).
+    public func mayJudge(_ rule: Rule) -> Bool { !(fromRepository && testsContent && !rule.fromRepository) }
 }
 
 /// What an allowlist is checked against. Byte views into the scanned buffer: nothing is copied.

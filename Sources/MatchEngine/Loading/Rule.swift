@@ -61,6 +61,11 @@ public struct Rule: Sendable {
     /// gitleaks' `skipReport`: the rule only serves as another rule's required component
     /// and reports nothing itself.
     public var skipReport = false
+    /// The rule came from the scanned tree (its `.gitleaks.toml` or `.keyshape.toml`), which
+    /// may be hostile: it runs on the buffer with every span a trusted rule (builtin, `--rules`,
+    /// the user's config) matched blanked out, and its matches never touch those spans, so a set
+    /// of such rules cannot spell out a value through which of them fire (`Matcher.RulePass`).
+    public var fromRepository = false
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],

@@ -80,6 +80,28 @@ public final class Matcher {
     /// (pack 2026.12.5, 12 interleaved rounds).
     public var knownPath: String? = nil
 
+    /// Which rules a scan runs. A rule set with rules from the scanned tree
+    /// (`RuleSet.hasRepositoryRules`) is matched in two passes over each buffer: `trusted`
+    /// first, recording every span a trusted rule's pattern matched (`trustedSpans`, kept
+    /// whatever entropy, placeholder or allowlist then decide), then `repository` over a copy
+    /// with those spans blanked (`BufferScanner`). So a tree's rules never see a value a trusted
+    /// rule saw, and no set of them can spell one out through which rules fire, how many
+    /// times or where (216 rules each testing one bit of one character did, before).
+    public enum RulePass: Sendable { case all, trusted, repository }
+    public var pass: RulePass = .all
+
+    /// After a `trusted` pass: the whole match of every trusted rule's pattern, in the order
+    /// found (not sorted, may overlap).
+    public private(set) var trustedSpans: [Range<Int>] = []
+
+    private func runs(_ ruleIndex: Int) -> Bool {
+        switch pass {
+        case .all: return true
+        case .trusted: return !ruleSet.fromRepository[ruleIndex]
+        case .repository: return ruleSet.fromRepository[ruleIndex]
+        }
+    }
+
     /// Whether matches an allowlist allows are handed on (marked `allowlisted`) instead of
     /// dropped: the scanner counts them; rules check and redaction leave this off.
     public var reportsAllowlisted = false
@@ -156,6 +178,7 @@ public final class Matcher {
                            onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
         cutShort.removeAll(keepingCapacity: true)
+        trustedSpans.removeAll(keepingCapacity: true)
         let n = buffer.count
         collector.begin(buffer)
         // Through a pointer: one exclusivity check for the pass, not one per access of a hit.
@@ -189,10 +212,11 @@ public final class Matcher {
                 i += 1
             }
             spans.append(current)
+            if pass != .all && !runs(rule) { continue }
             run(ruleIndex: rule, spans: spans, buffer: buffer, context: context, accept: accept, continues: continues,
                 onMatch: onMatch, onFailure: onFailure)
         }
-        for r in set.unconditionalRules {
+        for r in set.unconditionalRules where pass == .all || runs(r) {
             run(ruleIndex: r, spans: [0..<n], buffer: buffer, context: context, accept: accept, continues: continues,
                 onMatch: onMatch, onFailure: onFailure)
         }
@@ -239,6 +263,7 @@ public final class Matcher {
                     return
                 case .match(let groups):
                     guard let whole = groups[0] else { return }
+                    if pass == .trusted { trustedSpans.append(whole) }
                     start = whole.isEmpty ? whole.upperBound + 1 : whole.upperBound
                     lastEnd = start
                     if whole.lowerBound >= acceptEnd { return }
@@ -327,7 +352,7 @@ public final class Matcher {
             }
         }
         for (i, a) in rule.allowlists.enumerated() { if let v = check(a, allowed: .drop, index: i) { return settled(v) } }
-        for (i, a) in globals.enumerated() where a.targetRules.isEmpty || a.targetRules.contains(rule.id) {
+        for (i, a) in globals.enumerated() where (a.targetRules.isEmpty || a.targetRules.contains(rule.id)) && a.mayJudge(rule) {
             if let v = check(a, allowed: .allowlisted, index: i) { return settled(v) }
         }
         return settled(.report)

@@ -58,6 +58,8 @@ public final class RuleSet: @unchecked Sendable {
         pathOnlyRules = pathOnly
         composites = CompositeRules(rules)
         isGeneric = rules.map(\.isGeneric)
+        fromRepository = rules.map(\.fromRepository)
+        hasRepositoryRules = fromRepository.contains(true)
         mixesGenericAndProvider = isGeneric.contains(true) && isGeneric.contains(false)
         wholeFilePaths = allowlists.filter {
             $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
@@ -72,6 +74,11 @@ public final class RuleSet: @unchecked Sendable {
     let composites: CompositeRules?
     /// `Rule.isGeneric` of each rule, for `GenericYield`.
     let isGeneric: [Bool]
+    /// Per rule: it came from the scanned tree (`Rule.fromRepository`).
+    let fromRepository: [Bool]
+    /// Whether any rule came from the scanned tree: then each buffer is matched in two passes
+    /// (`Matcher.RulePass`); without, in one, as before.
+    public let hasRepositoryRules: Bool
     /// Whether the set has generic and provider rules both: only then can a match yield.
     let mixesGenericAndProvider: Bool
 

@@ -93,13 +93,20 @@ final class BufferPipeline {
         // raw in a percent-encoded URL is found in the URL and in its decoded text).
         raw.removeAll(keepingCapacity: true)
         transformProblems = []
-        scanner.scan(bytes, isBinary: binary, context: context, accept: accept, linesBefore: linesBefore, columnsBefore: columnsBefore,
-                     reference: reference, resumable: resumable, hashSecrets: hashSecrets, onFinding: { f in
+        func ownFinding(_ f: BufferFinding) {
             raw.append((f.ruleIndex, f.range))
             var f = f
             if let layout { f.binary = layout.place(baseOffset + f.range.lowerBound) }
             onFinding(f)
-        }, onFailure: onFailure)
+        }
+        // Rules from the scanned tree run last on these bytes, with every span a trusted rule
+        // matched here or in text decoded from here hidden (see `Matcher.RulePass`): a tree's
+        // rule must not read a token through its base64 either.
+        let repositoryRules = scanner.matcher.ruleSet.hasRepositoryRules
+        scanner.scan(bytes, isBinary: binary, context: context, accept: accept, linesBefore: linesBefore, columnsBefore: columnsBefore,
+                     reference: reference, resumable: resumable, hashSecrets: hashSecrets,
+                     repositoryRules: repositoryRules ? .deferred : .inline, onFinding: ownFinding, onFailure: onFailure)
+        var hidden = repositoryRules ? scanner.trustedSpans : []
         hits = scanner.hits
         resumeAt = scanner.resumeAt
         let accepted = accept ?? 0..<bytes.count
@@ -137,8 +144,16 @@ final class BufferPipeline {
                     }
                     onFinding(out)
                 }, onFailure: onFailure)
+                if repositoryRules {
+                    for span in scanner.trustedSpans { if let source = derived.sourceSpan(span) { hidden.append(source) } }
+                }
             }
             if let problem = transform.problem { transformProblems.append(problem) }
+        }
+        if repositoryRules {
+            scanner.scanRepositoryRules(bytes, isBinary: binary, hidden: hidden, context: context, accept: own,
+                                        linesBefore: linesBefore, columnsBefore: columnsBefore, hashSecrets: hashSecrets,
+                                        onFinding: ownFinding, onFailure: onFailure)
         }
     }
 

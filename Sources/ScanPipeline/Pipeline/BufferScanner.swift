@@ -113,31 +113,134 @@ final class BufferScanner {
     ///     which findings it keeps and hashes only those (`secretHash(_:)`): the hash is
     ///     deliberately slow.
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
+    /// How the rules of the scanned tree are run on a buffer (`Matcher.RulePass`); only
+    /// asked when the rule set has some.
+    enum RepositoryRules {
+        /// Both passes now: the repository's over this buffer with the trusted spans blanked.
+        case inline
+        /// The trusted pass only; the caller runs `scanRepositoryRules` once it knows every
+        /// span to hide (the encoded text whose decoded value a trusted rule matched, too).
+        case deferred
+    }
+
+    /// After a scan: the whole match of every trusted rule's pattern in the buffer (empty
+    /// when the rule set has no repository rules).
+    private(set) var trustedSpans: [Range<Int>] = []
+
+    /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
     func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
               linesBefore: Int = 0, columnsBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
               resumable: Range<Int>? = nil,
-              hashSecrets: Bool = true,
+              hashSecrets: Bool = true, repositoryRules: RepositoryRules = .inline,
               onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Int {
-        let buffer: UnsafeRawBufferPointer
-        if isBinary {
-            if maskBuffer.count < input.count {
-                maskBuffer.deallocate()
-                // Half as much again at least: fresh pages fault in on first touch, and archive
-                // members of growing sizes would otherwise each take a new buffer.
-                maskBuffer = .allocate(byteCount: max(input.count, maskBuffer.count + maskBuffer.count / 2), alignment: 64)
-            }
-            PrintableRuns.mask(input, into: maskBuffer, minLength: options.minStringLength)
-            buffer = UnsafeRawBufferPointer(rebasing: maskBuffer[0..<input.count])
-        } else {
-            buffer = input
-        }
-        lineIndex.reset()
-        // Handed on after the whole buffer is matched, so the secrets new to this scan are
-        // hashed together (side by side where the CPU allows).
+        let buffer = isBinary ? masked(input) : input
+        let twoPass = matcher.ruleSet.hasRepositoryRules
+        trustedSpans.removeAll(keepingCapacity: true)
         var found: [BufferFinding] = []
         var matchStarts: [Int] = []
         resumeAt = nil
+        matcher.pass = twoPass ? .trusted : .all
+        match(buffer, original: buffer, isBinary: isBinary, context: context, accept: accept, linesBefore: linesBefore,
+              columnsBefore: columnsBefore, reference: reference, continues: resumable != nil,
+              found: &found, matchStarts: &matchStarts, onFailure: onFailure)
+        if twoPass { trustedSpans = matcher.trustedSpans }
+        if let window = resumable {
+            for cut in matcher.cutShort {
+                if window.contains(cut.start) {
+                    resumeAt = min(resumeAt ?? cut.start, cut.start)
+                } else if cut.start < window.lowerBound {
+                    onFailure(RuleFailure(ruleIndex: cut.ruleIndex, message: "a match longer than \(buffer.count - cut.start) bytes may cross a read boundary"))
+                }
+            }
+            if let from = resumeAt {
+                found = zip(found, matchStarts).filter { $0.1 < from }.map(\.0)
+                matchStarts = matchStarts.filter { $0 < from }
+            }
+        }
+        if twoPass && repositoryRules == .inline {
+            repositoryPass(buffer, isBinary: isBinary, hidden: trustedSpans, context: context,
+                           accept: resumeAt.map { (accept?.lowerBound ?? 0)..<$0 } ?? accept,
+                           linesBefore: linesBefore, columnsBefore: columnsBefore, found: &found, onFailure: onFailure)
+        }
+        hand(found, from: buffer, hashSecrets: hashSecrets, onFinding: onFinding)
+        if isBinary || !countLines { return 0 }
+        return TextPosition.countNewlines(UnsafeRawBufferPointer(rebasing: buffer[accept ?? 0..<buffer.count]))
+    }
+
+    /// The repository pass of a buffer scanned with `repositoryRules: .deferred`: the rules of
+    /// the scanned tree over `input` with `hidden` blanked (the trusted spans of that scan and
+    /// whatever else the caller must keep from them).
+    func scanRepositoryRules(_ input: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: MatchContext,
+                             accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, hashSecrets: Bool = true,
+                             onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) {
+        let buffer = isBinary ? masked(input) : input
+        var found: [BufferFinding] = []
+        repositoryPass(buffer, isBinary: isBinary, hidden: hidden, context: context, accept: accept, linesBefore: linesBefore,
+                       columnsBefore: columnsBefore, found: &found, onFailure: onFailure)
+        hand(found, from: buffer, hashSecrets: hashSecrets, onFinding: onFinding)
+    }
+
+    /// Binary content as the matcher sees it: its printable runs, newlines elsewhere.
+    private func masked(_ input: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if maskBuffer.count < input.count {
+            maskBuffer.deallocate()
+            // Half as much again at least: fresh pages fault in on first touch, and archive
+            // members of growing sizes would otherwise each take a new buffer.
+            maskBuffer = .allocate(byteCount: max(input.count, maskBuffer.count + maskBuffer.count / 2), alignment: 64)
+        }
+        PrintableRuns.mask(input, into: maskBuffer, minLength: options.minStringLength)
+        return UnsafeRawBufferPointer(rebasing: maskBuffer[0..<input.count])
+    }
+
+    /// The repository's rules over a copy of `buffer` whose `hidden` bytes are NULs (newlines
+    /// kept, so line numbers after a hidden PEM block stay right); a match that touches a
+    /// hidden byte, or the byte either side, is dropped. Positions and inline markers come
+    /// from `buffer` itself. With nothing hidden the buffer is matched as it is.
+    private func repositoryPass(_ buffer: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: MatchContext,
+                                accept: Range<Int>?, linesBefore: Int, columnsBefore: Int,
+                                found: inout [BufferFinding], onFailure: (RuleFailure) -> Void) {
+        matcher.pass = .repository
+        defer { matcher.pass = .trusted }
+        var starts: [Int] = []
+        let spans = hidden.filter { !$0.isEmpty }
+        guard !spans.isEmpty else {
+            match(buffer, original: buffer, isBinary: isBinary, context: context, accept: accept, linesBefore: linesBefore,
+                  columnsBefore: columnsBefore, reference: nil, continues: false, found: &found, matchStarts: &starts, onFailure: onFailure)
+            return
+        }
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count, alignment: 16)
+        defer { copy.deallocate() }
+        copy.copyMemory(from: buffer)
+        var merged: [Range<Int>] = []
+        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            let widened = max(0, span.lowerBound - 1)..<min(buffer.count, span.upperBound + 1)
+            if let last = merged.last, widened.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, widened.upperBound)
+            } else {
+                merged.append(widened)
+            }
+            for i in span.clamped(to: 0..<buffer.count) where copy[i] != 0x0A && copy[i] != 0x0D { copy[i] = 0 }
+        }
+        var mine: [BufferFinding] = []
+        match(UnsafeRawBufferPointer(copy), original: buffer, isBinary: isBinary, context: context, accept: accept,
+              linesBefore: linesBefore, columnsBefore: columnsBefore, reference: nil, continues: false,
+              found: &mine, matchStarts: &starts, onFailure: onFailure, touches: { whole in
+            // Binary search for the first merged span ending after the match starts.
+            var lo = 0, hi = merged.count
+            while lo < hi { let mid = (lo + hi) / 2; if merged[mid].upperBound <= whole.lowerBound { lo = mid + 1 } else { hi = mid } }
+            return lo < merged.count && merged[lo].lowerBound < max(whole.upperBound, whole.lowerBound + 1)
+        })
+        found += mine
+    }
+
+    /// One matcher pass over `buffer` (what the rules see), each match turned into a finding
+    /// placed in `original` (the bytes as read: the same offsets).
+    private func match(_ buffer: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext,
+                       accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, reference: HitReference?, continues: Bool,
+                       found: inout [BufferFinding], matchStarts: inout [Int], onFailure: (RuleFailure) -> Void,
+                       touches: ((Range<Int>) -> Bool)? = nil) {
+        lineIndex.reset()
         // A buffer scanned with its place settles path and commit conditions at once.
         let settlesNow = context.path != nil || context.commit != nil
         // The line last looked up and whether it holds an inline marker, kept while findings
@@ -146,15 +249,16 @@ final class BufferScanner {
         var lines = LineCache()
         var lineAllowed = false
         func markedLine(containing offset: Int) -> (range: Range<Int>, allowed: Bool) {
-            let (range, isNew) = lines.line(containing: offset, in: buffer)
-            if isNew { lineAllowed = InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: buffer[range])) }
+            let (range, isNew) = lines.line(containing: offset, in: original)
+            if isNew { lineAllowed = InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: original[range])) }
             return (range, lineAllowed)
         }
         // A mask is newlines outside its runs: the keyword pass skips them.
         matcher.sparseFiller = isBinary ? 0x0A : nil
         matcher.knownPath = settlesNow ? context.path : nil
         matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
-                     continues: resumable != nil, onMatch: { m in
+                     continues: continues, onMatch: { m in
+            if let touches, touches(m.match) { return }
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
             var allowlisted = m.allowlisted
             if let pending = m.pending {
@@ -181,8 +285,8 @@ final class BufferScanner {
                 }
             }
             if !isBinary {
-                let start = lineIndex.locate(m.secret.lowerBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
-                let end = lineIndex.locate(m.secret.upperBound, in: buffer, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                let start = lineIndex.locate(m.secret.lowerBound, in: original, linesBefore: linesBefore, columnsBefore: columnsBefore)
+                let end = lineIndex.locate(m.secret.upperBound, in: original, linesBefore: linesBefore, columnsBefore: columnsBefore)
                 finding.line = start.line
                 finding.column = start.column
                 finding.endLine = end.line
@@ -191,25 +295,17 @@ final class BufferScanner {
             found.append(finding)
             matchStarts.append(m.match.lowerBound)
         }, onFailure: onFailure)
-        if let window = resumable {
-            for cut in matcher.cutShort {
-                if window.contains(cut.start) {
-                    resumeAt = min(resumeAt ?? cut.start, cut.start)
-                } else if cut.start < window.lowerBound {
-                    onFailure(RuleFailure(ruleIndex: cut.ruleIndex, message: "a match longer than \(buffer.count - cut.start) bytes may cross a read boundary"))
-                }
-            }
-            if let from = resumeAt {
-                found = zip(found, matchStarts).filter { $0.1 < from }.map(\.0)
-            }
-        }
+    }
+
+    /// Hashes the findings' secrets (the new ones together, side by side where the CPU
+    /// allows) and hands them on.
+    private func hand(_ found: [BufferFinding], from buffer: UnsafeRawBufferPointer, hashSecrets: Bool, onFinding: (BufferFinding) -> Void) {
+        var found = found
         if hashSecrets && !found.isEmpty {
             let computed = identities(found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) }, suppressed: found.map { $0.suppression != nil })
             for i in found.indices { found[i].secretHash = computed[i] }
         }
         for finding in found { onFinding(finding) }
-        if isBinary || !countLines { return 0 }
-        return TextPosition.countNewlines(UnsafeRawBufferPointer(rebasing: buffer[accept ?? 0..<buffer.count]))
     }
 
 }
