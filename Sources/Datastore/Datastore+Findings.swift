@@ -84,4 +84,29 @@ extension Datastore {
     public func settledFingerprints() throws -> Set<String> {
         Set(try db.prepare("SELECT fingerprint FROM triage WHERE status <> 'open'").rows { $0.text(0) ?? "" })
     }
+
+    /// The settled fingerprints with the secret hash of each value recorded under them, as
+    /// `fingerprint/secretHash`: fingerprints name places, not values, so a decision covers the
+    /// values it was made on, and another value later found at the same place is reported.
+    public func settledPairs() throws -> Set<String> {
+        Set(try db.prepare("SELECT DISTINCT f.fingerprint, f.secret_hash FROM findings f JOIN triage t ON t.fingerprint = f.fingerprint "
+                           + "WHERE t.status <> 'open'").rows { ($0.text(0) ?? "") + "/" + ($0.text(1) ?? "") })
+    }
+
+    /// The datastore's own key for secret hashes (`SecretKeying`): created at random on first
+    /// need, kept in the file, never printed or exported.
+    public func secretKey() throws -> [UInt8] {
+        try db.transaction {
+            let read = try db.prepare("SELECT value FROM keys WHERE name = 'secret-hash'")
+            if try read.step() {
+                let key = read.bytes(0)
+                if key.count == 32 { return key }
+                throw DatastoreError(.foreign, "the datastore's hash key is damaged; nothing was changed")
+            }
+            var generator = SystemRandomNumberGenerator()
+            let key = (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64, Array.init) }
+            try db.prepare("INSERT INTO keys (name, value) VALUES ('secret-hash', ?)").run([.bytes(key)])
+            return key
+        }
+    }
 }

@@ -150,6 +150,13 @@ enum Schema {
         ALTER TABLE runs ADD COLUMN walk_tips TEXT;
         ALTER TABLE runs ADD COLUMN base_run INTEGER;
         """,
+        // 2: the datastore's own key for secret hashes (never printed; see SecretKeying).
+        """
+        CREATE TABLE keys (
+            name TEXT PRIMARY KEY,
+            value BLOB NOT NULL
+        );
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

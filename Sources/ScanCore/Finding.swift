@@ -3,10 +3,16 @@
 public struct Finding: Sendable, Hashable {
     public var rule: String
     public var description: String
-    /// Stable across line moves: derived from rule, path (or section) and secretHash.
+    /// Stable across line moves, runs and machines: rule, place (path, section) and the
+    /// value's ordinal among the rule's values there; no value goes in.
     public var fingerprint: String
-    /// Same value, same hash, wherever it appears; keyed and stretched so a guess is costly to confirm.
+    /// Same value, same hash, wherever it appears in one run (and across runs under the user's
+    /// or the datastore's key): an HMAC under a key the report's reader does not have.
     public var secretHash: String
+    /// What a baseline written from this finding lists to recognise its value: a check keyed
+    /// with the baseline's own key (see `SecretHasher.baselineCheck`); nil when the run writes
+    /// or reads no baseline. Written to baseline files only, never to a report.
+    public var baselineCheck: String?
     public var location: Location
     /// How sure this is a real credential: the rule's, or its checksum's verdict.
     public var confidence: Confidence

@@ -9,12 +9,30 @@ public struct ScanOptions: Sendable {
     public var followSymlinks = false
     /// Minimum printable run kept from files that are not text.
     public var minStringLength = 8
-    /// Fingerprints to leave out of the report.
+    /// Fingerprints to leave out of the report: entries of a baseline that carry no value check
+    /// (written by hand from a report). Entries with one match by `baselineChecks` instead.
     public var baseline: Set<String> = []
     /// Baseline entries that name places (gitleaks' `.gitleaksignore`, a gitleaks report):
     /// applied where every finding is made (`FindingBuilder`), as `baseline` is.
     public var baselineEntries: [BaselineEntry] = []
-    public var hashKey: String = ""
+    /// The user's hash key as given (`KEYSHAPE_HASH_KEY`, a `--config` file's `hashKey`);
+    /// empty for none. Kept to match release 0.2's baselines, whose fingerprints it keyed.
+    public var hashKey: String = "" {
+        didSet { if !hashKey.isEmpty { secretKeying = .user(hashKey) } }
+    }
+    /// The key of every `secretHash` (see `SecretKeying` for where it comes from).
+    public var secretKeying: SecretKeying = .process
+    /// A v2 baseline's key: each finding's value gets a check under it (`SecretHasher.baselineTags`)
+    /// for `baselineChecks` and for the baseline this run writes. Nil when no baseline is used.
+    public var baselineKey: [UInt8]? = nil
+    /// The value checks a v2 baseline lists.
+    public var baselineChecks: Set<String> = []
+    /// Fingerprints of a release 0.2 baseline: matched by computing 0.2's fingerprint of each
+    /// finding (never printed).
+    public var legacyBaseline: Set<String> = []
+    /// What the datastore's triage settled: `fingerprint/secretHash` pairs, so a decision on one
+    /// value does not cover another value later found at the same place.
+    public var settledPairs: Set<String> = []
     /// Report findings on `keyshape:allow` / `gitleaks:allow` lines too (`--ignore-inline-allow`:
     /// auditors of a repository they do not trust).
     public var ignoreInlineAllow = false

@@ -61,7 +61,7 @@ public final class Scanner: @unchecked Sendable {
         var cursor = 0
         let results = WorkerResults(count: workers)
         let ruleSet = self.ruleSet, options = self.options, progress = self.progress
-        let hashes = SecretHashMemo(key: options.hashKey)
+        let hashes = SecretHashMemo(options: options)
         let sink = self.sink, sinkLock = NSLock()
 
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

@@ -51,14 +51,15 @@ public enum SARIFReporter {
             pairs.append(("locations", .array([location(f.location, uri: uri)])))
             // GitHub code scanning tracks an alert across commits by this; its own default is
             // a hash of the line's text, which would be a hash of the secret. keyshape's
-            // fingerprint (rule, path, secretHash) is value-free and survives moved lines.
+            // fingerprint (rule, place, ordinal) holds no value, survives moved lines and is
+            // the same on every run; the secret hash (keyed, per run unless a key is given)
+            // is a property, not a fingerprint, so it cannot split an alert.
             pairs.append(("partialFingerprints", .object([
                 ("primaryLocationLineHash", .string(f.fingerprint + ":1")),
-                ("keyshapeFingerprint/v1", .string(f.fingerprint)),
-                ("keyshapeSecretHash/v1", .string(f.secretHash)),
+                ("keyshapeFingerprint/v2", .string(f.fingerprint)),
             ])))
             if includeSuppressed { pairs.append(("suppressions", .array(suppression.map { [self.suppression($0)] } ?? []))) }
-            var properties: [(String, JSONWriter.Value)] = [("confidence", .string(f.confidence.rawValue))]
+            var properties: [(String, JSONWriter.Value)] = [("confidence", .string(f.confidence.rawValue)), ("secretHash", .string(f.secretHash))]
             if let checksum = f.checksum { properties.append(("checksum", .bool(checksum))) }
             if let commits = addedIn[mergeKey(f)], suppression == nil {
                 properties.append(("addedInCommits", .array(commits.map { .string($0) })))

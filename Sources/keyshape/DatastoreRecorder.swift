@@ -80,8 +80,9 @@ final class DatastoreRecorder {
     private var cacheFailure: Error?
     private var history: HistoryScanner?
 
-    /// The run's baseline: `--baseline` and the datastore's settled fingerprints.
+    /// The run's baseline: `--baseline`'s fingerprints, and the datastore's settled values.
     var baseline: Set<String> = []
+    var settledPairs: Set<String> = []
     /// `--include-suppressed` was not given: the findings the triage baseline suppressed are
     /// recorded (they are still there), then left out of the report.
     let dropSuppressedFromReport: Bool
@@ -103,7 +104,12 @@ final class DatastoreRecorder {
         guard recordsRuns(inv.command), let path = inv.datastore else { return }
         let store = try DatastoreAccess.open(path, create: true)
         do {
-            options.baseline.formUnion(try store.settledFingerprints())
+            options.settledPairs.formUnion(try store.settledPairs())
+            // Hashes group by secret across the datastore's runs: its own key, unless the user
+            // gave one (which then must stay the same for the datastore's cache to be reused).
+            if options.secretKeying.source != .user {
+                options.secretKeying = SecretKeying(key: try store.secretKey(), source: .datastore)
+            }
             options.keepSuppressed = true
             let repository = self.repository(inv, roots: roots, store: store)
             let hash = RulesIdentity.hash(inv, options: options)
@@ -114,6 +120,7 @@ final class DatastoreRecorder {
             current = DatastoreRecorder(store: store, path: path, run: run, rulesHash: hash, repository: repository,
                                         dropSuppressedFromReport: !inv.includeSuppressed, minConfidence: inv.minConfidence ?? .low)
             current?.baseline = options.baseline
+            current?.settledPairs = options.settledPairs
         } catch {
             throw DatastoreAccess.failure(path, error)
         }
@@ -132,7 +139,7 @@ final class DatastoreRecorder {
         let seen = try store.findings(FindingFilter(lastSeenRun: run)).map(\.finding)
         var findings: [Finding] = [], baselined = 0
         for f in seen {
-            if baseline.contains(f.fingerprint) { baselined += 1 } else { findings.append(f) }
+            if baseline.contains(f.fingerprint) || settledPairs.contains(f.fingerprint + "/" + f.secretHash) { baselined += 1 } else { findings.append(f) }
         }
         return (findings.sorted(), baselined)
     }

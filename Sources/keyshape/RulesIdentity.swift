@@ -38,10 +38,9 @@ enum RulesIdentity {
         hasher.add("max-file-size:\(options.maxFileSize) min-string-length:\(options.minStringLength) inline:\(options.ignoreInlineAllow)")
         hasher.add("max-decode-depth:\(options.maxDecodeDepth) max-archive-depth:\(options.maxArchiveDepth) max-archive-size:\(options.maxArchiveSize)")
         hasher.add("keyshape:" + KeyshapeVersion.current)
-        // The key changes every secretHash and fingerprint. It goes in as the keyed, stretched
-        // hash of a fixed text, as costly to test a guessed key against as any secretHash.
-        let probe = Array("keyshape rules identity".utf8)
-        hasher.add(probe.withUnsafeBytes { SecretHasher(key: options.hashKey).secretHash($0) })
+        // The key changes every secretHash: it goes in as its id (a keyed hash of a fixed
+        // text), never as itself. A run's random key makes the identity the run's own.
+        hasher.add("key:" + options.secretKeying.id)
         return hasher.hex
     }
 

@@ -83,7 +83,16 @@ enum ScanCommand {
         if let baseline = inv.baseline {
             let contents = try readBaseline(baseline)
             options.baseline = contents.fingerprints
+            options.baselineChecks = contents.checks
+            options.legacyBaseline = contents.legacyFingerprints
+            options.baselineKey = contents.key
             options.baselineEntries = roots.count == 1 ? contents.entries.map { $0.relative(to: roots[0]) } : contents.entries
+        }
+        // The baseline this run writes keeps the key of the one it replaces (its checks stay
+        // valid), else takes the read baseline's, else a new one.
+        if let target = inv.writeBaseline, options.baselineKey == nil {
+            options.baselineKey = FileManager.default.contents(atPath: target).flatMap { try? BaselineFile.load($0, path: target).key }
+                ?? SecretKeying.randomKey()
         }
         try GitleaksIgnore.read(roots: roots, noConfig: inv.noConfig, into: &options)
         try DatastoreRecorder.start(inv, roots: roots, options: &options)
@@ -143,7 +152,7 @@ enum Report {
         }
         // Written whatever became of stdout: CI uploads these even when the log broke.
         for extra in inv.extraOutputs where !write(extra.format.render(result, reportOptions), to: extra.path) { status = 2 }
-        if let baseline = inv.writeBaseline, !write(BaselineFile.write(result.findings), to: baseline) { status = 2 }
+        if let baseline = inv.writeBaseline, !write(BaselineFile.write(result.findings, key: options.baselineKey ?? SecretKeying.randomKey()), to: baseline) { status = 2 }
         // Errors go to stderr unless the report on stdout lists them itself.
         if !inv.format.carriesErrors || inv.output != nil {
             for issue in result.issues { Terminal.err("keyshape: error: \(issue)\n") }

@@ -27,6 +27,16 @@ func runProcess(_ executable: String, _ args: [String], cwd: String? = nil, env:
     return Run(status: child.status, stdout: child.stdoutText, stderr: child.stderrText, stdoutData: child.stdout)
 }
 
+/// This process's environment with a fixed `KEYSHAPE_HASH_KEY`: runs that must give the same
+/// secret hashes (a report compared with another run's) take it; without a key every run
+/// hashes with a random key of its own.
+func keyedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    env["KEYSHAPE_HASH_KEY"] = "keyshape-tests"
+    for (k, v) in extra { env[k] = v }
+    return env
+}
+
 func keyshape(_ args: [String], cwd: String? = nil, env: [String: String]? = nil) -> Run {
     runProcess(Binary.url.path, args, cwd: cwd, env: env)
 }

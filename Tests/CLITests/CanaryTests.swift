@@ -38,8 +38,9 @@ final class CanaryTests: XCTestCase {
         for format in ["text", "json", "jsonl", "sarif"] {
             let report = tmp.path + "/report.\(format)"
             let baseline = tmp.path + "/baseline-\(format).json"
-            let toStdout = keyshape(["scan", root, "--format", format, "--no-progress"])
-            let toFile = keyshape(["scan", root, "--format", format, "--output", report, "--write-baseline", baseline, "--progress"])
+            let toStdout = keyshape(["scan", root, "--format", format, "--no-progress"], env: keyedEnvironment())
+            let toFile = keyshape(["scan", root, "--format", format, "--output", report, "--write-baseline", baseline, "--progress"],
+                                  env: keyedEnvironment())
             XCTAssertEqual(toStdout.status, 1, format)
             XCTAssertEqual(toFile.status, 1, format)
             let fileText = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""

@@ -98,7 +98,7 @@ final class GenericYieldCLITests: XCTestCase {
         XCTAssertEqual(now["mistral-api-key"], providerAlone["mistral-api-key"], "the provider finding's fingerprint does not depend on the yield")
         let generic = try XCTUnwrap(fingerprints(["--enable-rule", "generic-api-key"])["generic-api-key"])
         let entries = [("mistral-api-key", now["mistral-api-key"]!), ("generic-api-key", generic), ("generic-token", now["generic-token"]!)]
-        let baseline = "{\"tool\": \"keyshape\", \"version\": 1, \"findings\": ["
+        let baseline = "{\"tool\": \"keyshape\", \"version\": 2, \"key\": \"" + String(repeating: "0f", count: 32) + "\", \"findings\": ["
             + entries.map { "{\"fingerprint\": \"\($0.1)\", \"rule\": \"\($0.0)\", \"path\": \"settings.py\"}" }.joined(separator: ", ") + "]}\n"
         let before = TempDir()
         before.write("baseline.json", baseline)

@@ -382,7 +382,7 @@ final class DatastoreCommandTests: XCTestCase {
 final class IncrementalHistoryTests: XCTestCase {
     func runs(_ db: String) throws -> [RunInfo] { try Datastore(readingAt: db).runs() }
 
-    func sortedLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
+    func sortedLines(_ text: String) -> [String] { sortedReportLines(text) }
 
     func testASecondRunReadsOnlyNewCommitsAndReportsWhatAFullRunDoes() throws {
         let scratch = TempDir()

@@ -5,6 +5,9 @@ import XCTest
 
 /// What the datastore's command-line tests share: the built executable, temporary folders,
 /// git repositories built at run time, and a byte-level check for secret fragments.
+/// A JSONL report's lines, sorted.
+func sortedReportLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
+
 enum CLI {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let binary: URL = BuiltProduct.url("keyshape") ?? root.appendingPathComponent(".build/debug/keyshape")
@@ -17,14 +20,19 @@ enum CLI {
 
     /// Runs keyshape with no stdin and an isolated git environment; never through a shell.
     @discardableResult
-    static func keyshape(_ args: [String], cwd: String? = nil, timeout: TimeInterval = 300) -> Run {
-        let child = try! runChild(binary, args, cwd: cwd, environment: environment(), timeout: timeout)
+    static func keyshape(_ args: [String], cwd: String? = nil, timeout: TimeInterval = 300, hashKey: String? = "datastore-tests") -> Run {
+        let child = try! runChild(binary, args, cwd: cwd, environment: environment(hashKey: hashKey), timeout: timeout)
         if child.timedOut { XCTFail("keyshape \(args.first ?? "") timed out") }
         return Run(status: child.status, stdout: child.stdoutText, stderr: child.stderrText)
     }
 
-    static func environment() -> [String: String] {
-        TestGit.environment(["NO_COLOR": "1"])
+    /// With a fixed hash key: these tests compare a run into a datastore with one without, and
+    /// without a key of the user's each would hash (and, into a datastore, fingerprint) under
+    /// a key of its own. `DatastoreKeyTests` runs without one.
+    static func environment(hashKey: String? = "datastore-tests") -> [String: String] {
+        var extra = ["NO_COLOR": "1"]
+        if let hashKey { extra["KEYSHAPE_HASH_KEY"] = hashKey }
+        return TestGit.environment(extra)
     }
 
     @discardableResult

@@ -177,7 +177,7 @@ final class DatastoreTests: XCTestCase {
 
     func testANewDatastoreCarriesTheMarkerAndVersion() throws {
         let store = try Datastore(path: dir + "/d.db", create: true)
-        XCTAssertEqual(store.schemaVersion, 5)
+        XCTAssertEqual(store.schemaVersion, 6)
         let raw = try Database(path: dir + "/d.db", mode: .readOnly)
         XCTAssertEqual(try raw.integer("PRAGMA application_id"), 0x4B53_4844)
         XCTAssertEqual(try raw.prepare("PRAGMA journal_mode").rows { $0.text(0) }, ["wal"])

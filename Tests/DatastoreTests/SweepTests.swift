@@ -5,7 +5,7 @@ import TestSupport
 
 /// `keyshape sweep`: many repositories into one datastore, resumable after `kill -9`.
 final class SweepTests: XCTestCase {
-    func sortedLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
+    func sortedLines(_ text: String) -> [String] { sortedReportLines(text) }
 
     /// Starts keyshape in a process group of its own, so a kill reaches its children too (as
     /// a cancelled CI job or a closed terminal does).

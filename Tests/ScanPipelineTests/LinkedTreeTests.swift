@@ -63,9 +63,6 @@ final class LinkedTreeTests: XCTestCase {
         XCTAssertEqual(Set(all.map(\.fingerprint)).count, 2)
         let rest = runScan([tree.path]) { $0.baseline = [all[0].fingerprint] }.findings
         XCTAssertEqual(rest.map { $0.location.path }, ["k\\xff.txt"], "a baseline of one hides only that one")
-        // A valid UTF-8 name keeps its fingerprint: the raw bytes are its UTF-8.
-        XCTAssertEqual(SecretHasher.fingerprint(rule: "r", path: "é.txt", section: nil, secretHash: "h"),
-                       SecretHasher.fingerprint(rule: "r", pathBytes: Array("é.txt".utf8), section: nil, secretHash: "h"))
     }
 
     func testPathTextEscapesOnlyInvalidBytes() {

@@ -121,7 +121,7 @@ final class ReporterTests: XCTestCase {
         XCTAssertEqual((driver["rules"] as! [[String: Any]]).map { $0["id"] as! String }, ["anthropic-api-key"])
         let results = run["results"] as! [[String: Any]]
         XCTAssertEqual(results.count, 2)
-        XCTAssertEqual((results[0]["partialFingerprints"] as! [String: String])["keyshapeFingerprint/v1"], "3f0c9a1b7d2e4c55")
+        XCTAssertEqual((results[0]["partialFingerprints"] as! [String: String])["keyshapeFingerprint/v2"], "3f0c9a1b7d2e4c55")
         let phys = ((results[0]["locations"] as! [[String: Any]])[0]["physicalLocation"] as! [String: Any])
         XCTAssertEqual((phys["artifactLocation"] as! [String: Any])["uri"] as? String, "Sources/App/API%20Keys.swift")
         XCTAssertEqual((phys["region"] as! [String: Any])["startLine"] as? Int, 3)
@@ -136,8 +136,21 @@ final class ReporterTests: XCTestCase {
     }
 
     func testBaselineRoundTrip() throws {
-        let text = BaselineFile.write(sample().findings)
+        var findings = sample().findings
+        findings[0].baselineCheck = "00112233445566ff"
+        let key = (0..<32).map { UInt8($0) }
+        let text = BaselineFile.write(findings, key: key)
         XCTAssertEqual(try BaselineFile.read(Data(text.utf8), path: "b.json"), ["3f0c9a1b7d2e4c55", "aaaabbbbccccdddd"])
+        let contents = try BaselineFile.load(Data(text.utf8), path: "b.json")
+        XCTAssertEqual(contents.key, key)
+        XCTAssertEqual(contents.checks, ["00112233445566ff"], "an entry with a check matches by its value check")
+        XCTAssertEqual(contents.fingerprints, ["aaaabbbbccccdddd"], "one without, by its fingerprint")
+        XCTAssertTrue(contents.legacyFingerprints.isEmpty)
+        for f in findings { XCTAssertFalse(text.contains(f.secretHash), "no secret hash in a baseline") }
+        // Release 0.2's baselines still load: their fingerprints are matched in 0.2's form.
+        let old = #"{"tool": "keyshape", "version": 1, "findings": [{"fingerprint": "4794b636002c7602", "rule": "r", "path": "a"}]}"#
+        XCTAssertEqual(try BaselineFile.load(Data(old.utf8), path: "old.json").legacyFingerprints, ["4794b636002c7602"])
+        XCTAssertThrowsError(try BaselineFile.load(Data(#"{"version": 2, "findings": []}"#.utf8), path: "nokey.json"))
         XCTAssertThrowsError(try BaselineFile.read(Data("[1,2]".utf8), path: "b.json"))
         // A JSON report works as a baseline too.
         XCTAssertEqual(try BaselineFile.read(Data(JSONReporter.report(sample()).utf8), path: "r.json").count, 2)

@@ -25,6 +25,9 @@ struct CachedFinding: Sendable {
     var pending: ContextChecks?
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool?
+    /// For baselines (`ValueTags`); in memory only: a record read back from the datastore has
+    /// none, and its findings then match a baseline by fingerprint.
+    var tags = ValueTags()
 
     /// A finding read back from a stored record (`BlobEntryCoding`); the rest is set after.
     init(ruleIndex: Int32, secretHash: UInt64, line: Int32, column: Int32, endLine: Int32, endColumn: Int32,
@@ -54,6 +57,7 @@ struct CachedFinding: Sendable {
         steps = f.steps
         pending = f.pending
         checksum = f.checksum
+        tags = f.tags
     }
 
     var hashText: String {

@@ -48,7 +48,7 @@ final class BlobWorkers: @unchecked Sendable {
         self.progress = progress
         let threads = max(1, count)
         shared = Shared(parcels: threads * 2 + 1)
-        let memo = SecretHashMemo(key: options.hashKey)
+        let memo = SecretHashMemo(options: options)
         for _ in 0..<threads {
             let pipeline = BufferPipeline(ruleSet: ruleSet, options: options, hashes: memo)
             let shared = self.shared, progress = self.progress
@@ -276,6 +276,11 @@ final class BlobWorkers: @unchecked Sendable {
                     let hashes = pipeline.scanner.identities(unhashed.map(\.secret), suppressed: unhashed.map(\.suppressed))
                     for (u, h) in zip(unhashed, hashes) {
                         parcel.results!.slots[u.slot]!.entry.findings[u.finding].secretHash = UInt64(h, radix: 16) ?? 0
+                    }
+                    if pipeline.scanner.computesTags {
+                        for (u, t) in zip(unhashed, pipeline.scanner.valueTags(unhashed.map(\.secret))) {
+                            parcel.results!.slots[u.slot]!.entry.findings[u.finding].tags = t
+                        }
                     }
                 }
                 progress.filesDone.add(parcel.items.count, ordering: .relaxed)

@@ -318,7 +318,8 @@ final class CommitTextScanner: @unchecked Sendable {
                 let rule = rules[f.ruleIndex]
                 if rule.path != nil { continue }  // about files; a message has no path
                 let location = Location(f, provenance: ProvenanceStep.apply(f.steps, to: provenance))
-                if let finding = outcome.builder.build(rule: rule, location: location, secretHash: f.secretHash, suppression: f.suppression) {
+                if let finding = outcome.builder.build(rule: rule, location: location, secretHash: f.secretHash, suppression: f.suppression,
+                                                       tags: f.tags) {
                     outcome.findings.append(finding)
                 }
             }

@@ -44,15 +44,25 @@ extension HistoryRun {
                 if deleted[i] == nil { deleted[i] = deletedSecrets(c, parent: i) }
                 fresh.removeAll { deleted[i]!.contains($0.key) }
             }
-            var path: String?
-            for f in fresh {
-                let p = path ?? HistoryRun.displayPath(ch.path)
-                path = p
-                guard let suppression = settle(f, blob: ch.newBlob, path: p, commit: c.commit.id.hex) else { continue }
+            if fresh.isEmpty { continue }
+            let path = HistoryRun.displayPath(ch.path)
+            let provenance = Provenance.commitBlob(.init(commit: c.commit.id.hex, author: c.commit.author, email: c.commit.email,
+                                                         date: c.commit.date, blob: ch.newBlob.hex, path: ch.path))
+            // Every finding of the blob that stands at this path counts for the ordinals, the
+            // ones already there before this commit too, as `scan` of the file counts them.
+            var ordinals = FingerprintOrdinals()
+            var verdicts: [Int: (kind: Suppression?, ordinal: Int)] = [:]
+            for (i, f) in entry.findings.enumerated() {
+                guard let suppression = settle(f, blob: ch.newBlob, path: path, commit: c.commit.id.hex) else { continue }
                 let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
-                let provenance = Provenance.commitBlob(.init(commit: c.commit.id.hex, author: c.commit.author, email: c.commit.email,
-                                                             date: c.commit.date, blob: ch.newBlob.hex, path: ch.path))
-                if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: suppression.kind, checksum: f.checksum) {
+                verdicts[i] = (suppression.kind, ordinals.ordinal(rule: rule.id, location: f.location(provenance), identity: f.hashText))
+            }
+            let freshKeys = Set(fresh.map(\.key))
+            for (i, f) in entry.findings.enumerated() where freshKeys.contains(f.key) {
+                guard let verdict = verdicts[i] else { continue }
+                let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
+                if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: verdict.kind,
+                                               checksum: f.checksum, tags: f.tags, ordinal: verdict.ordinal) {
                     findings.append(finding)
                 }
             }

@@ -44,7 +44,7 @@ struct HistoryRun {
         mergeDeletions = MergeDeletions(git: git, ruleSet: scanner.ruleSet, options: scanner.options)
         scratch = scanner.ruleSet.makeScratch()
         builder = FindingBuilder(options: scanner.options)
-        pathHashes = SecretHashMemo(key: scanner.options.hashKey)
+        pathHashes = SecretHashMemo(options: scanner.options)
         stored = StoredBlobScans(scanner.blobStore, ruleSet: scanner.ruleSet)
     }
 
@@ -196,7 +196,8 @@ struct HistoryRun {
                     let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
                     guard let suppression = settle(f, blob: request.id, path: nil, commit: nil) else { continue }
                     let location = f.location(.unreachableBlob(blob: request.id.hex))
-                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression.kind, checksum: f.checksum) {
+                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression.kind, checksum: f.checksum,
+                                                   tags: f.tags) {
                         findings.append(finding)
                     }
                 }

@@ -29,6 +29,17 @@ struct BufferFinding {
     var pending: ContextChecks? = nil
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool? = nil
+    /// Checks of the value for baselines, computed only when a run uses one (see `ValueTags`).
+    var tags = ValueTags()
+}
+
+/// What a baseline needs of a value besides its secret hash, computed while the bytes are at
+/// hand and only when asked: its tag under the baseline's key (v2 baselines, and the one
+/// `--write-baseline` writes) and release 0.2's secret hash (to match a 0.2 baseline). Never
+/// printed.
+struct ValueTags: Sendable, Hashable {
+    var baseline: UInt64?
+    var legacy: UInt64?
 }
 
 /// The matching stage of `BufferPipeline`, for one buffer of any origin (a file chunk, a
@@ -54,7 +65,7 @@ final class BufferScanner {
         matcher.defersContext = true
         scratch = ruleSet.makeScratch()
         self.options = options
-        self.hashes = hashes ?? SecretHashMemo(key: options.hashKey)
+        self.hashes = hashes ?? SecretHashMemo(options: options)
         maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
     }
 
@@ -75,44 +86,18 @@ final class BufferScanner {
     /// The secret hashes of several findings' bytes at once (new ones computed together).
     func secretHashes(_ secrets: [UnsafeRawBufferPointer]) -> [String] { hashes.hashes(secrets) }
 
-    /// What identifies each finding within this run: the secret hash for findings that may be
-    /// reported (and for every finding when the run keeps suppressed ones), else, for a
-    /// suppressed finding that is only counted, a fast keyed hash with a per-process random
-    /// key. That one is never printed (such findings never become a `Finding`); it spares the
-    /// deliberately slow hash for every allowlisted example value, while history can still
-    /// tell whether a suppressed secret is new at a commit.
+    /// Whether findings need `ValueTags` (a baseline is read or written in this run).
+    var computesTags: Bool { hashes.computesTags }
+
+    /// The value tags of several findings' bytes (see `ValueTags`).
+    func valueTags(_ secrets: [UnsafeRawBufferPointer]) -> [ValueTags] { hashes.tags(secrets) }
+
+    /// What identifies each finding within this run: its secret hash (a keyed HMAC, cheap
+    /// enough for every finding, suppressed ones included).
     func identities(_ secrets: [UnsafeRawBufferPointer], suppressed: [Bool]) -> [String] {
-        if options.keepSuppressed || !suppressed.contains(true) { return hashes.hashes(secrets) }
-        var out = [String](repeating: "", count: secrets.count)
-        let slow = secrets.indices.filter { !suppressed[$0] }
-        for (i, h) in zip(slow, hashes.hashes(slow.map { secrets[$0] })) { out[i] = h }
-        for i in secrets.indices where suppressed[i] {
-            var hasher = Hasher()
-            hasher.combine(bytes: secrets[i])
-            let s = String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 16)
-            out[i] = String(repeating: "0", count: 16 - s.count) + s
-        }
-        return out
+        hashes.hashes(secrets)
     }
 
-    /// - Parameters:
-    ///   - accept: matches starting outside it are left to a neighbouring chunk.
-    ///   - linesBefore: newlines in the input before `buffer` starts.
-    ///   - columnsBefore: columns of `buffer`'s first line that lie before it (a chunk
-    ///     starting mid-line), so columns on that line count from the real line start.
-    ///   - countLines: whether the caller needs the return value (another chunk follows).
-    ///   - reference: another version of the same text and its keyword hits (`hits`), so
-    ///     only the bytes that differ are searched for keywords; ignored for binary input.
-    ///   - resumable: non-nil when more input follows `buffer` (an overlap is read again
-    ///     with the next chunk, and matches longer than that overlap could be cut): a match
-    ///     that may run on past the buffer's end and starts in this range is left to a
-    ///     read starting there (`resumeAt`; every match starting at or after it is left
-    ///     to that read too); one starting before the range may be longer than any read
-    ///     and is a failure of its rule.
-    ///   - hashSecrets: false leaves `secretHash` empty, for a caller that first decides
-    ///     which findings it keeps and hashes only those (`secretHash(_:)`): the hash is
-    ///     deliberately slow.
-    /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     /// How the rules of the scanned tree are run on a buffer (`Matcher.RulePass`); only
     /// asked when the rule set has some.
     enum RepositoryRules {
@@ -302,48 +287,80 @@ final class BufferScanner {
     private func hand(_ found: [BufferFinding], from buffer: UnsafeRawBufferPointer, hashSecrets: Bool, onFinding: (BufferFinding) -> Void) {
         var found = found
         if hashSecrets && !found.isEmpty {
-            let computed = identities(found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) }, suppressed: found.map { $0.suppression != nil })
+            let values = found.map { UnsafeRawBufferPointer(rebasing: buffer[$0.range]) }
+            let computed = hashes.hashes(values)
             for i in found.indices { found[i].secretHash = computed[i] }
+            if hashes.computesTags {
+                let tags = hashes.tags(values)
+                for i in found.indices { found[i].tags = tags[i] }
+            }
         }
         for finding in found { onFinding(finding) }
     }
 
 }
 
-/// Secret hashes already computed, keyed by the secret's bytes (in memory only, like the
-/// buffers they come from). Thread-safe.
+/// Secret hashes (and, when a baseline is in use, value tags) already computed, keyed by the
+/// secret's bytes (in memory only, like the buffers they come from). Thread-safe.
 final class SecretHashMemo: @unchecked Sendable {
     private let lock = NSLock()
     private let hasher: SecretHasher
+    private let baselineKey: [UInt8]?
+    private let legacyKey: String?
     private var known: [[UInt8]: String] = [:]
+    private var knownTags: [[UInt8]: ValueTags] = [:]
 
-    init(key: String) { hasher = SecretHasher(key: key) }
+    init(options: ScanOptions) {
+        hasher = SecretHasher(keying: options.secretKeying)
+        baselineKey = options.baselineKey
+        legacyKey = options.legacyBaseline.isEmpty ? nil : options.hashKey
+    }
+
+    /// Whether findings need `ValueTags` (a baseline is read or written).
+    var computesTags: Bool { baselineKey != nil || legacyKey != nil }
 
     func hash(_ secret: UnsafeRawBufferPointer) -> String { hashes([secret])[0] }
 
-    /// The hashes of several secrets, in order; the new distinct ones are computed together
-    /// (side by side where the CPU allows, see `SecretHasher.secretHashes`).
+    /// The hashes of several secrets, in order.
     func hashes(_ secrets: [UnsafeRawBufferPointer]) -> [String] {
-        var out = [String?](repeating: nil, count: secrets.count)
-        // The new distinct secrets: the bytes, and every position holding them.
+        var out = [String]()
+        out.reserveCapacity(secrets.count)
+        lock.lock()
+        defer { lock.unlock() }
+        for secret in secrets {
+            let bytes = Array(secret)
+            if let h = known[bytes] { out.append(h); continue }
+            let h = hasher.secretHash(secret)
+            known[bytes] = h
+            out.append(h)
+        }
+        return out
+    }
+
+    /// The value tags of several secrets, in order; the new distinct ones are computed
+    /// together (PBKDF2 side by side where the CPU allows), outside the lock.
+    func tags(_ secrets: [UnsafeRawBufferPointer]) -> [ValueTags] {
+        guard computesTags else { return secrets.map { _ in ValueTags() } }
+        var out = [ValueTags?](repeating: nil, count: secrets.count)
         var missing: [[UInt8]: [Int]] = [:]
         var order: [[UInt8]] = []
         lock.lock()
         for (i, secret) in secrets.enumerated() {
             let bytes = Array(secret)
-            if let h = known[bytes] { out[i] = h; continue }
+            if let t = knownTags[bytes] { out[i] = t; continue }
             if missing[bytes] == nil { order.append(bytes) }
             missing[bytes, default: []].append(i)
         }
         lock.unlock()
         if !order.isEmpty {
-            // Computed outside the lock: two threads meeting the same new secret at once both
-            // compute it, which is rare and harmless.
-            let computed = hasher.secretHashes(order.map { secrets[missing[$0]![0]] })
+            let values = order.map { secrets[missing[$0]![0]] }
+            let baseline = baselineKey.map { SecretHasher.baselineTags(values, key: $0) }
+            let legacy = legacyKey.map { SecretHasher.legacySecretHashes(values, key: $0) }
             lock.lock()
-            for (bytes, h) in zip(order, computed) {
-                known[bytes] = h
-                for i in missing[bytes]! { out[i] = h }
+            for (j, bytes) in order.enumerated() {
+                let t = ValueTags(baseline: baseline?[j], legacy: legacy?[j])
+                knownTags[bytes] = t
+                for i in missing[bytes]! { out[i] = t }
             }
             lock.unlock()
         }

@@ -13,6 +13,16 @@ import MatchEngine
 /// One per scanner (not shared between threads).
 struct FindingBuilder {
     let baseline: Set<String>
+    let baselineChecks: Set<String>
+    let legacyBaseline: Set<String>
+    let settledPairs: Set<String>
+    /// Whether findings carry a baseline check (`Finding.baselineCheck`, for the baseline a run
+    /// writes and for `baselineChecks`).
+    let checksValues: Bool
+    /// The secret hash's key is the user's or the datastore's (see `SecretHasher.fingerprint`).
+    let keyOutlivesRun: Bool
+    /// The ordinals of the current input's values (see `FingerprintOrdinals`).
+    private var ordinals = FingerprintOrdinals()
     /// gitleaks' baselines (`.gitleaksignore` lines, a gitleaks JSON report): places, not
     /// fingerprints, so they are checked against the finding made.
     let baselineEntries: [BaselineEntry]
@@ -48,6 +58,11 @@ struct FindingBuilder {
 
     init(options: ScanOptions) {
         baseline = options.baseline
+        baselineChecks = options.baselineChecks
+        legacyBaseline = options.legacyBaseline
+        settledPairs = options.settledPairs
+        checksValues = options.baselineKey != nil
+        keyOutlivesRun = options.secretKeying.source != .run
         baselineEntries = options.baselineEntries
         suppressed = SuppressionTally(keep: options.keepSuppressed)
     }
@@ -56,32 +71,67 @@ struct FindingBuilder {
     ///   when the run keeps suppressed findings).
     /// - Parameter checksum: the rule's checksum verdict on the secret (nil: none applies),
     ///   which sets the finding's confidence.
-    mutating func build(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool? = nil) -> Finding? {
+    /// - Parameters:
+    ///   - tags: the value's checks for baselines (`ValueTags`), when the run uses one.
+    ///   - ordinal: the value's ordinal at its place (`FingerprintOrdinals`) when the caller
+    ///     hands on only some of an input's findings (history: those new at a commit; staged:
+    ///     those on added lines); nil: counted here, over the input's findings as they come.
+    mutating func build(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool? = nil,
+                        tags: ValueTags = ValueTags(), ordinal: Int? = nil) -> Finding? {
         let input = location.provenance.undecoded
         if currentInput != input {
             reportedPlaces.removeAll(keepingCapacity: true)
+            ordinals.reset()
             currentInput = input
         }
+        let ordinal = ordinal ?? ordinals.ordinal(rule: rule.id, location: location, identity: secretHash)
         let place = ReportedPlace(offset: location.byteOffset, length: location.byteLength, binary: location.binary)
         let family = FindingBuilder.family(rule)
         if rule.isGeneric || location.provenance.isDecoded, reportedPlaces[place]?.contains(family) == true { return nil }
-        guard let made = decide(rule: rule, location: location, secretHash: secretHash, suppression: suppression, checksum: checksum) else { return nil }
+        guard let made = decide(rule: rule, location: location, secretHash: secretHash, suppression: suppression, checksum: checksum,
+                                tags: tags, ordinal: ordinal) else { return nil }
         reportedPlaces[place, default: []].insert(family)
         return made
     }
 
-    private mutating func decide(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool?) -> Finding? {
-        let fingerprint = SecretHasher.fingerprint(rule: rule.id, location: location, secretHash: secretHash)
-        let finding = { Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: secretHash, location: location,
-                                confidence: rule.confidence(checksum: checksum), checksum: checksum, severity: rule.effectiveSeverity) }
+    private mutating func decide(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool?,
+                                 tags: ValueTags, ordinal: Int) -> Finding? {
+        let fingerprint = SecretHasher.fingerprint(rule: rule.id, location: location, ordinal: ordinal,
+                                                   keyedHash: keyOutlivesRun ? secretHash : nil)
+        let check = checksValues ? tags.baseline.map { SecretHasher.baselineCheck(tag: $0, rule: rule.id, location: location) } : nil
+        let finding = { () -> Finding in
+            var f = Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: secretHash, location: location,
+                            confidence: rule.confidence(checksum: checksum), checksum: checksum, severity: rule.effectiveSeverity)
+            f.baselineCheck = check
+            return f
+        }
         if let suppression { suppressed.add(suppression, finding); return nil }
-        if baseline.contains(fingerprint) { suppressed.add(.baseline, finding); return nil }
+        if baselined(fingerprint: fingerprint, check: check, secretHash: secretHash, tags: tags, rule: rule, location: location) {
+            suppressed.add(.baseline, finding)
+            return nil
+        }
         if !baselineEntries.isEmpty {
             let made = finding()
             if baselineEntries.contains(where: { $0.covers(made) }) { suppressed.add(.baseline, { made }); return nil }
             return made
         }
         return finding()
+    }
+}
+
+extension FindingBuilder {
+    /// A v2 baseline entry with a value check matches the value at that rule and place; one
+    /// without (written by hand from a report, or a path-only rule's) matches the fingerprint;
+    /// a release 0.2 baseline matches 0.2's fingerprint of the value; the datastore's triage
+    /// matches the fingerprint with the value's hash, so a decision on one value does not carry
+    /// to another later found at the same place.
+    func baselined(fingerprint: String, check: String?, secretHash: String, tags: ValueTags, rule: Rule, location: Location) -> Bool {
+        if let check, baselineChecks.contains(check) { return true }
+        if baseline.contains(fingerprint) { return true }
+        if !settledPairs.isEmpty, settledPairs.contains(fingerprint + "/" + secretHash) { return true }
+        if !legacyBaseline.isEmpty, let legacy = tags.legacy,
+           legacyBaseline.contains(SecretHasher.legacyFingerprint(rule: rule.id, location: location, legacyHash: legacy)) { return true }
+        return false
     }
 }
 

@@ -190,22 +190,29 @@ public final class StagedScanner {
                 }
                 before = keys
             }
+            // Every finding of the file counts for the ordinals (those on lines not added too),
+            // as `scan` of the file counts them.
+            var ordinals = FingerprintOrdinals()
             for var f in item.found {
+                if f.secretHash.isEmpty {
+                    item.bytes.withUnsafeBytes {
+                        let value = UnsafeRawBufferPointer(rebasing: $0[f.range])
+                        f.secretHash = pipeline.scanner.identities([value], suppressed: [f.suppression != nil])[0]
+                        if pipeline.scanner.computesTags { f.tags = pipeline.scanner.valueTags([value])[0] }
+                    }
+                }
+                let rule = ruleSet.rules[f.ruleIndex]
+                let provenance = ProvenanceStep.apply(f.steps, to: .staged(path: item.change.path))
+                let location = Location(f, provenance: provenance)
+                let ordinal = ordinals.ordinal(rule: rule.id, location: location, identity: f.secretHash)
                 if let lines {
                     guard let first = f.line else { continue }
                     let last = max(first, f.endLine ?? first)
                     if !lines.contains(where: { $0.overlaps(first...last) }) { continue }
                 }
-                if f.secretHash.isEmpty {
-                    f.secretHash = item.bytes.withUnsafeBytes {
-                        pipeline.scanner.identities([UnsafeRawBufferPointer(rebasing: $0[f.range])], suppressed: [f.suppression != nil])[0]
-                    }
-                }
                 if let before, before.contains(CachedFinding(f).key) { continue }
-                let rule = ruleSet.rules[f.ruleIndex]
-                let provenance = ProvenanceStep.apply(f.steps, to: .staged(path: item.change.path))
-                if let finding = builder.build(rule: rule, location: Location(f, provenance: provenance), secretHash: f.secretHash,
-                                               suppression: f.suppression, checksum: f.checksum) {
+                if let finding = builder.build(rule: rule, location: location, secretHash: f.secretHash,
+                                               suppression: f.suppression, checksum: f.checksum, tags: f.tags, ordinal: ordinal) {
                     result.findings.append(finding)
                 }
             }

@@ -1,0 +1,34 @@
+import Datastore
+import Foundation
+import XCTest
+import TestSupport
+
+/// Without a key of the user's, a datastore hashes under a random key of its own, kept in the
+/// file and never printed: its findings group by secret across its runs, a report made from it
+/// confirms no guessed value, and a triage decision covers the values it was made on only.
+final class DatastoreKeyTests: XCTestCase {
+    func lines(_ r: CLI.Run) -> [[String: Any]] {
+        r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    func testTheDatastoresKeyGroupsAcrossRunsAndIsNeverPrinted() throws {
+        let scratch = TempDir()
+        scratch.write("rules.toml", TestSecrets.rule)
+        let rules = scratch.path + "/rules.toml"
+        let repo = HistoryFixture(in: scratch, commits: 3, perCommit: 1)
+        let db = scratch.path + "/d.db"
+        let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--format", "jsonl", "--no-progress"]
+        let first = CLI.keyshape(args + ["--datastore", db], hashKey: nil)
+        let second = CLI.keyshape(args + ["--datastore", scratch.path + "/other.db"], hashKey: nil)
+        let again = CLI.keyshape(["report", "--datastore", db, "--format", "jsonl"], hashKey: nil)
+        let plain = CLI.keyshape(args, hashKey: nil)
+        let hashes = { (r: CLI.Run) in Set(self.lines(r).compactMap { $0["secretHash"] as? String }) }
+        XCTAssertEqual(hashes(first).count, 3, first.stderr)
+        XCTAssertEqual(hashes(first), hashes(again), "the datastore's report keeps the run's hashes")
+        XCTAssertTrue(hashes(first).isDisjoint(with: hashes(second)), "another datastore, another key")
+        XCTAssertTrue(hashes(first).isDisjoint(with: hashes(plain)), "a run without a datastore has a key of its own")
+        let fingerprints = { (r: CLI.Run) in Set(self.lines(r).compactMap { $0["fingerprint"] as? String }) }
+        XCTAssertEqual(fingerprints(first).count, 3, "each value its own fingerprint, across commits too")
+        for r in [first, again] { for secret in repo.secrets { TestSecrets.assertNoFragment(of: secret, in: Data((r.stdout + r.stderr).utf8), "report") } }
+    }
+}
