@@ -58,7 +58,12 @@ final class InvisibleCharacterEscapingTests: XCTestCase {
         assertNoneRaw(text, "text")
         for (scalar, escape) in invisible { XCTAssertTrue(text.contains("conf/a" + escape + "b/key.txt:1:1: "), "text: U+\(String(scalar.value, radix: 16))") }
         assertNoneRaw(CSVReporter.report(r), "CSV")
-        assertNoneRaw(HTMLReporter.report(r), "HTML")
+        let html = HTMLReporter.report(r)
+        assertNoneRaw(html, "HTML")
+        // Escaped once, as in text: the place is printable already, and HTML adds only its own escapes.
+        XCTAssertTrue(html.contains(#"conf/a\u{200b}b/key.txt:1:1"#), "HTML")
+        XCTAssertFalse(html.contains(#"\\u{"#), "HTML escapes a place once")
+        XCTAssertTrue(HTMLReporter.report(result(paths: ["a\nb<c>.txt"])).contains(#"a\nb&lt;c&gt;.txt:1:1"#))
         assertNoneRaw(JUnitReporter.report(r), "JUnit")
     }
 
