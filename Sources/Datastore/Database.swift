@@ -34,6 +34,12 @@ public final class Database {
             handle = nil
             throw Database.error(rc, "cannot open the datastore")
         }
+        // Before any statement reads the file's schema: see the shim.
+        guard keyshape_sqlite3_distrust_schema(db) == SQLITE_OK else {
+            sqlite3_close_v2(db)
+            handle = nil
+            throw DatastoreError(.sqlite, "cannot open the datastore (this sqlite cannot turn off triggers and views)")
+        }
         // Writers in other processes (a sweep's jobs, parallel imports) hold the write lock
         // for one batch; waiting up to 30 s for it beats failing the run.
         sqlite3_busy_timeout(db, 30_000)

@@ -16,12 +16,11 @@ public final class Datastore {
     public static let batchSize = 500
 
     /// Opens (and with `create`, creates) the datastore at `path`. A file keyshape did not
-    /// write, or one from a newer keyshape, is an error and is left unchanged.
+    /// write, one from a newer keyshape, one whose schema was changed, or a path that is not a
+    /// regular file (a FIFO) is an error and is left unchanged.
     public init(path: String, create: Bool) throws {
         self.path = path
-        if !create && !FileManager.default.fileExists(atPath: path) {
-            throw DatastoreError(.missing, "no datastore at this path")
-        }
+        try DatastoreFile.check(path, mayCreate: create)
         db = try Database(path: path, mode: create ? .create : .readWrite)
         try Schema.prepare(db, writable: true)
     }
@@ -29,7 +28,7 @@ public final class Datastore {
     /// A reader's connection: never writes, never creates.
     public init(readingAt path: String) throws {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else { throw DatastoreError(.missing, "no datastore at this path") }
+        try DatastoreFile.check(path, mayCreate: false)
         db = try Database(path: path, mode: .readOnly)
         try Schema.prepare(db, writable: false)
     }

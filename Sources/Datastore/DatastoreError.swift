@@ -11,8 +11,14 @@ public struct DatastoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case notADatabase
         /// An SQLite database, but not one keyshape wrote (no schema marker).
         case foreign
+        /// keyshape's marker, but a schema keyshape did not create (a planted trigger, view,
+        /// index or table, a changed table): refused, never written to.
+        case tampered
         /// Written by a newer keyshape: its schema version is above the one this build knows.
         case newerSchema
+        /// The path (or a file sqlite keeps beside it) is a FIFO, a device, a folder: refused
+        /// before anything opens it (a FIFO would block the open forever).
+        case notARegularFile
         /// The datastore does not exist and was not to be created (report, summarize, triage).
         case missing
         /// A request the datastore cannot honour (an unknown fingerprint, a bad status).

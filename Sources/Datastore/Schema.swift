@@ -4,7 +4,8 @@
 /// and `PRAGMA user_version` the schema version. A file without the marker is never
 /// written to: an empty file (or a missing one, which sqlite creates empty) becomes a new
 /// datastore; anything else (another program's database, a file that is not SQLite, a
-/// datastore from a newer keyshape) is an error and the file is left as it was.
+/// datastore from a newer keyshape, one whose schema is not exactly what `migrations` create:
+/// `SchemaObjects`) is an error and the file is left as it was.
 enum Schema {
     /// "KSHD" in ASCII.
     static let marker: Int64 = 0x4B53_4844
@@ -175,6 +176,9 @@ enum Schema {
             applicationID = try db.integer("PRAGMA application_id") ?? 0
             version = try db.integer("PRAGMA user_version") ?? 0
             objects = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+            // Before any statement reads a table: a trigger, view or changed table planted in
+            // the file is refused here (SchemaObjects), whatever the command.
+            if applicationID == marker && version <= currentVersion { try SchemaObjects.check(db, version: version) }
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")

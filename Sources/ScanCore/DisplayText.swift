@@ -7,9 +7,15 @@
 /// terminal acts on instead of showing is written as a visible escape:
 ///
 /// - C0 controls and DEL: `\n`, `\r`, `\t`, else `\x1b`-style;
-/// - C1 controls (U+0080 to U+009F, which some terminals take as CSI and friends) and the
-///   characters that reorder or break lines where they are shown (bidirectional overrides
-///   and isolates, U+2028/U+2029): `\u{9b}`-style;
+/// - C1 controls (U+0080 to U+009F, which some terminals take as CSI and friends), the
+///   characters that reorder or break lines where they are shown (bidirectional marks,
+///   overrides and isolates, U+2028/U+2029), and every character that shows as nothing or
+///   as a plain space, so that two different names never look alike: format characters
+///   (Unicode category Cf: zero-width space and joiners U+200B-U+200D, word joiner and
+///   invisible operators U+2060-U+2064, the byte order mark U+FEFF, soft hyphen, the tag
+///   characters U+E0000-U+E007F), the rest of the default-ignorable code points (variation
+///   selectors, Hangul fillers, all of U+E0000-U+E0FFF) and spaces other than U+0020 (no-break,
+///   em, ideographic): `\u{9b}`-style;
 /// - bytes that are not valid UTF-8 (in `escaped(bytes:)`): `\xff`-style;
 /// - the backslash itself as `\\`, so an escape in the output always means one character
 ///   in the name and two different names never print the same.
@@ -73,8 +79,17 @@ public enum DisplayText {
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x5c, 0x7f, 0x80...0x9f: return true
-        case 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069: return true
-        default: return false
+        case 0x20..<0x7f: return false
+        // Listed as well as found by property below, so they are escaped whatever Unicode
+        // version the standard library's tables know: line breaks, bidirectional controls,
+        // zero-width characters, the byte order mark, and plane 14 (tags, variation selectors).
+        case 0x061c, 0x200b...0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2060...0x206f, 0xfeff, 0xe0000...0xe0fff: return true
+        default:
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .format, .spaceSeparator: return true
+            default: return properties.isDefaultIgnorableCodePoint
+            }
         }
     }
 

@@ -89,7 +89,7 @@ public enum HTMLReporter {
             let l = f.location
             let status = c.status ?? "open"
             var cells: [String: String] = [
-                "location": h(TextReporter.place(l)), "rule": h(f.rule), "description": h(f.description),
+                "location": h(printable: TextReporter.place(l)), "rule": h(f.rule), "description": h(f.description),
                 "commit": h(String((l.commit ?? "").prefix(12))), "date": h(l.date ?? ""),
                 "secret": "<a href=\"#secret-\(h(f.secretHash))\">\(h(f.secretHash))</a>", "fingerprint": h(f.fingerprint),
                 "status": h(status), "note": h(c.note ?? ""),
@@ -113,14 +113,14 @@ public enum HTMLReporter {
             let dates = places.compactMap { $0.0.location.kind == .commit ? $0.0.location.date : nil }
             let rules = Set(places.map { $0.0.rule }).sorted()
             s += "<section class=\"secret-group\" id=\"secret-\(h(hash))\" data-places=\"\(places.count)\">\n"
-            s += "<h3>Secret \(h(hash))</h3>\n<p>\(rules.map(h).joined(separator: ", ")): one key, \(places.count) place\(places.count == 1 ? "" : "s")"
+            s += "<h3>Secret \(h(hash))</h3>\n<p>\(rules.map { h($0) }.joined(separator: ", ")): one key, \(places.count) place\(places.count == 1 ? "" : "s")"
             if !repositories.isEmpty { s += " in \(repositories.count) repositor\(repositories.count == 1 ? "y" : "ies")" }
             if let first = dates.min() { s += ", first committed \(h(first))" }
             s += "</p>\n<ul>\n"
             for (f, c) in places {
                 s += "<li>"
                 if let r = c.repository { s += "<span class=\"repository\">\(h(r))</span> " }
-                s += "<code>\(h(TextReporter.place(f.location)))</code> [\(h(f.fingerprint))]"
+                s += "<code>\(h(printable: TextReporter.place(f.location)))</code> [\(h(f.fingerprint))]"
                 if let status = c.status { s += " <span class=\"status\">\(h(status))</span>" }
                 s += "</li>\n"
             }
@@ -208,9 +208,14 @@ public enum HTMLReporter {
 
     /// Printable first (controls and bidirectional overrides as visible escapes), then safe
     /// in HTML text and in quoted attributes.
-    static func h(_ text: String) -> String {
+    static func h(_ text: String) -> String { h(printable: DisplayText.escaped(text)) }
+
+    /// Text already made printable (a place from `TextReporter.place`, which escapes the names
+    /// it joins), made safe in HTML only: escaped twice, a zero-width space in a name showed
+    /// as `\\u{200b}` and a newline as `\\n`.
+    static func h(printable text: String) -> String {
         var out = ""
-        for scalar in DisplayText.escaped(text).unicodeScalars {
+        for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

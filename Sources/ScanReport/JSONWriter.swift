@@ -1,10 +1,11 @@
 import ScanCore
 
 /// A small JSON builder that keeps keys in the order written (reports read better that
-/// way and golden files stay stable). Strings are escaped per RFC 8259, and beyond it DEL,
-/// the C1 controls and the bidirectional and line-separator characters are written as
-/// `\u` escapes too: a report shown with `cat` must not drive the terminal, and the value
-/// a JSON parser reads is the same either way.
+/// way and golden files stay stable). Strings are escaped per RFC 8259, and beyond it every
+/// character DisplayText escapes (DEL, C1 controls, bidirectional, line-separator, zero-width,
+/// tag and other invisible characters) is written as a `\u` escape too: a report shown with
+/// `cat` must not drive the terminal nor show two names alike, and the value a JSON parser
+/// reads is the same either way.
 struct JSONWriter {
     private(set) var text = ""
 
@@ -72,13 +73,21 @@ struct JSONWriter {
             case "\t": text += "\\t"
             default:
                 if scalar.value < 0x20 || DisplayText.needsEscape(scalar) {
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    writeEscape(scalar)
                 } else {
                     text.unicodeScalars.append(scalar)
                 }
             }
         }
         text += "\""
+    }
+
+    /// `\uXXXX`, or above U+FFFF the UTF-16 surrogate pair JSON spells it with (a tag
+    /// character U+E0041 is `\udb40\udc41`), so the parsed string is the same scalar.
+    private mutating func writeEscape(_ scalar: Unicode.Scalar) {
+        for unit in String(scalar).utf16 {
+            let hex = String(unit, radix: 16)
+            text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }

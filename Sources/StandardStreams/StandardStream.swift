@@ -67,6 +67,11 @@ public enum StandardStream: Int32, Sendable {
 
     public var isTerminal: Bool { isatty(rawValue) != 0 }
 
+    /// Whether the process started with descriptor 0 closed (`0<&-`), as
+    /// `reserveStandardDescriptors` found it: there is no standard input to read, as opposed
+    /// to an empty one (`</dev/null`).
+    public static var inputWasClosed: Bool { state.inputClosed }
+
     /// Makes sure descriptors 0, 1 and 2 are open before anything else opens a file.
     ///
     /// A process started with one of them closed (`2>&-`) would otherwise hand that number
@@ -74,10 +79,12 @@ public enum StandardStream: Int32, Sendable {
     /// stderr would land in a baseline or output file. A closed stdout gets /dev/null opened
     /// read-only, so writing the report fails with EBADF and is reported (fail closed); a
     /// closed stderr gets /dev/null for writing (its messages are lost, as the caller asked);
-    /// a closed stdin gets /dev/null for reading.
+    /// a closed stdin gets /dev/null for reading, and `inputWasClosed` remembers it, so
+    /// `scan -` with no standard input at all is an error, never a scan of an empty file.
     public static func reserveStandardDescriptors() {
         for (fd, flags) in [(Int32(0), O_RDONLY), (1, O_RDONLY), (2, O_WRONLY)] {
             guard fcntl(fd, F_GETFD) == -1 && currentErrno() == EBADF else { continue }
+            if fd == 0 { state.recordInputClosed() }
             let opened = open("/dev/null", flags)
             if opened >= 0 && opened != fd {
                 _ = dup2(opened, fd)
@@ -102,7 +109,20 @@ private func currentErrno() -> Int32 { errno }
 /// writes stderr from its own thread).
 private final class StreamState: @unchecked Sendable {
     private var failures: [Int32: StandardStream.Failure] = [:]
+    private var closedInput = false
     private let lock = NSLock()
+
+    var inputClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closedInput
+    }
+
+    func recordInputClosed() {
+        lock.lock()
+        defer { lock.unlock() }
+        closedInput = true
+    }
 
     func failure(of stream: StandardStream) -> StandardStream.Failure? {
         lock.lock()

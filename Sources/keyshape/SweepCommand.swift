@@ -1,5 +1,6 @@
 import Datastore
 import Foundation
+import ScanCore
 import ScanPipeline
 
 /// `keyshape sweep --datastore DB REPO... | --repos FILE`: `history --datastore DB` for each
@@ -22,10 +23,7 @@ enum SweepCommand {
             do { bytes = try SettingsFile.contents(of: file, limit: 64 << 20) } catch {
                 throw UsageError(message: "\(file): cannot read (\(error.message))")
             }
-            for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
-                let path = line.trimmingCharacters(in: .whitespaces)
-                if !path.isEmpty && !path.hasPrefix("#") { repos.append(path) }
-            }
+            repos += try repositories(listedIn: bytes, file: file)
         }
         guard !repos.isEmpty else { throw UsageError(message: "`keyshape sweep` needs repositories (arguments or --repos FILE)") }
         // Refuse a file keyshape did not write before any repository is touched.
@@ -53,10 +51,30 @@ enum SweepCommand {
         return state.status
     }
 
+    /// The repositories a `--repos` file lists, one a line; blank lines and `#` comments
+    /// skipped. A line starting with `-` is refused, naming its number but never echoing it
+    /// (it could be anything): a repository is never an option, and `-` alone would make the
+    /// sources scan read standard input. (Children get `--` before the repository as well.)
+    static func repositories(listedIn bytes: [UInt8], file: String) throws -> [String] {
+        var repos: [String] = []
+        let lines = String(decoding: bytes, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (n, line) in lines.enumerated() {
+            let path = line.trimmingCharacters(in: .whitespaces)
+            if path.isEmpty || path.hasPrefix("#") { continue }
+            guard !path.hasPrefix("-") else {
+                throw UsageError(message: "\(file): line \(n + 1) starts with `-`; a repository is never an option (write ./ before a folder whose name starts with a dash)")
+            }
+            repos.append(path)
+        }
+        return repos
+    }
+
     /// One repository: skipped when unchanged, else a child `history` run. Its exit status
     /// (0, 1, 2) and the lines to print.
     static func sweep(_ repo: String, n: Int, of total: Int, db: String, inv: Invocation, threads: Int) -> (Int32, String) {
-        let label = "keyshape sweep: [\(n + 1)/\(total)] \(repo)"
+        // Written raw (Terminal.progress), so the name is escaped here; the children's lines
+        // come escaped already.
+        let label = "keyshape sweep: [\(n + 1)/\(total)] \(DisplayText.escaped(repo))"
         let root = ArtifactRoots.repository(repo).sourceRoot
         if let run = unchanged(repo, root: root, db: db, inv: inv) {
             let findings = run.findings ?? 0
@@ -70,14 +88,15 @@ enum SweepCommand {
         if inv.noConfig { rules.append("--no-config") }
         if inv.ignoreInlineAllow { rules.append("--ignore-inline-allow") }
         let common = ["--datastore", db, "--no-progress", "--quiet", "--jobs", String(threads)] + rules
-        let (status, text) = child(["history", repo] + common, label: label, what: "keyshape history")
+        // `--` before the repository in every child: a path is never parsed as an option.
+        let (status, text) = child(["history"] + common + ["--", repo], label: label, what: "keyshape history")
         guard status != 2 else { return (status, text) }
         let store = try? Datastore(path: db, create: false)
         let findings = ((try? store?.latestHistoryRun(root: root)) ?? nil)?.run.findings ?? 0
         var line = "\(label): \(findings) finding\(findings == 1 ? "" : "s")"
         // The sources at HEAD: a scan of the work tree, recorded under the same root.
         guard hasWorkTree(repo) else { return (status, text + line + "\n") }
-        let (scanned, scanText) = child(["scan", root] + common, label: label, what: "keyshape scan of the sources")
+        let (scanned, scanText) = child(["scan"] + common + ["--", root], label: label, what: "keyshape scan of the sources")
         guard scanned != 2 else { return (2, text + scanText) }
         let sources = ((try? store?.latestRun(root: root, command: "scan")) ?? nil)?.findings ?? 0
         line += ", \(sources) in the sources at HEAD"

@@ -16,6 +16,13 @@ public enum StreamSetup: Sendable {
     case closed
 }
 
+/// What a child's stdin is, when not text or /dev/null: a path opened with `flags` (a
+/// folder, a file opened for writing only), or no descriptor at all (`0<&-`).
+public enum InputSetup: Sendable {
+    case path(String, flags: Int32)
+    case closed
+}
+
 /// How a child ended: its exit status, or the signal that killed it (a trap is SIGILL or
 /// SIGTRAP, which a shell shows as exit 132 or 133).
 public struct ChildEnd: Sendable, Equatable, CustomStringConvertible {
@@ -36,10 +43,10 @@ public struct ChildEnd: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Runs `executable` (never through a shell) with stdin from /dev/null and stdout and
-/// stderr set up as asked, and waits for it (at most `timeout` seconds).
+/// Runs `executable` (never through a shell) with stdin from `input` or `stdin` (else
+/// /dev/null) and stdout and stderr set up as asked, and waits for it (at most `timeout` seconds).
 public func runWithStreams(_ executable: URL, _ arguments: [String], stdout: StreamSetup, stderr: StreamSetup,
-                           input: String? = nil, timeout: TimeInterval = 120) -> ChildEnd {
+                           input: String? = nil, stdin: InputSetup? = nil, timeout: TimeInterval = 120) -> ChildEnd {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -73,7 +80,11 @@ public func runWithStreams(_ executable: URL, _ arguments: [String], stdout: Str
         FileManager.default.createFile(atPath: path, contents: Data(input.utf8))
         inputPath = path
     }
-    posix_spawn_file_actions_addopen(&actions, 0, inputPath ?? "/dev/null", O_RDONLY, 0)
+    switch stdin {
+    case .path(let path, let flags)?: posix_spawn_file_actions_addopen(&actions, 0, path, flags, 0)
+    case .closed?: posix_spawn_file_actions_addclose(&actions, 0)
+    case nil: posix_spawn_file_actions_addopen(&actions, 0, inputPath ?? "/dev/null", O_RDONLY, 0)
+    }
     setUp(stdout, 1)
     setUp(stderr, 2)
     defer {

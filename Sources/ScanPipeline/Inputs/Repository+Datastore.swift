@@ -23,9 +23,14 @@ extension Repository {
     /// Whether every commit in `commits` is still reachable from a ref or a reflog entry
     /// (false too when git cannot tell, or one is gone).
     public func stillReachable(_ commits: [String]) -> Bool {
+        // The ids come from a datastore, a file anyone may hand over: only full commit ids
+        // reach git's argument list, never an option (`--output=FILE`) or a revision expression.
+        guard commits.allSatisfy({ ($0.utf8.count == 40 || $0.utf8.count == 64) && $0.utf8.allSatisfy { Self.isHexDigit($0) } }) else { return false }
         guard let r = try? git.tryOutput(["rev-list", "--max-count=1"] + commits + ["--not", "--all", "--reflog"]) else { return false }
         return r.status == 0 && r.stdout.isEmpty
     }
+
+    static func isHexDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) || (0x61...0x66).contains(c) || (0x41...0x46).contains(c) }
 
     static func commitIDs(_ bytes: [UInt8]) -> [String] {
         String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)

@@ -11,7 +11,15 @@ public final class StandardInput {
     public private(set) var listing = FileWalker.Result()
     private let fd: Int32
 
-    public init(name: String, maxSize: Int) {
+    /// `closed`: the process started without a descriptor 0 (`0<&-`; the executable keeps
+    /// /dev/null there so no file takes its number). Nothing was given to scan, which is an
+    /// error entry, unlike an empty standard input (`</dev/null`), which is an empty file.
+    public init(name: String, maxSize: Int, closed: Bool = false) {
+        guard !closed else {
+            fd = -1
+            listing.issues.append(ScanIssue(path: name, message: "standard input is closed; nothing was read (give the input on standard input, or </dev/null for none)"))
+            return
+        }
         let fd = StandardInput.anonymousFile()
         self.fd = fd
         guard fd >= 0 else {
