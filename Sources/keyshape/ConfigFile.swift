@@ -65,6 +65,9 @@ struct ConfigFile {
         if file.extendPath != nil {
             config.warnings.append("\(path): warning: `[extend] path` is ignored in a config file (pass the base file with --rules)")
         }
+        if file.useDefault == false {
+            config.warnings.append("\(path): warning: `[extend] useDefault = false` is ignored in a config file (use --no-builtin-rules)")
+        }
         if let scan = file.settings {
             for key in scan.keys {
                 let pos = scan.position(of: key).map { "\(path):\($0.line):\($0.column)" } ?? path

@@ -102,6 +102,19 @@ final class RepositorySettingsTests: XCTestCase {
         for v in values.values { assertNoFragment(of: v, in: other.stdout + other.stderr, "output") }
     }
 
+    /// `[extend] useDefault = false` in a `.keyshape.toml` had no effect and said nothing: now
+    /// it says it is ignored (the builtin rules run).
+    func testUseDefaultInAConfigFileIsIgnoredWithAWarning() {
+        let tmp = TempDir()
+        let secret = canary("usedefault1")
+        tmp.write("tree/a.txt", "token = \(secret)\n")
+        tmp.write("tree/.keyshape.toml", "[extend]\nuseDefault = false\n")
+        let r = keyshape(["scan", tmp.path + "/tree", "--format", "json", "--no-progress"])
+        assertNoFragment(of: secret, in: r.stdout + r.stderr, "output")
+        XCTAssertEqual(findings(r, in: "a.txt").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("`[extend] useDefault = false` is ignored in a config file"), r.stderr)
+    }
+
     /// Case 6: `paths = ['''.*''']` in the repository's config made its files "not read",
     /// counted as allowlisted files but not in `stats.suppressed`. Now they are read and what
     /// the allowlist hides is counted there and shown with --include-suppressed; the user's
