@@ -41,3 +41,33 @@ struct Boundary {
         return holds(resolved: resolved)
     }
 }
+
+/// The folders of a listing made elsewhere (the files git lists), judged once each: a folder is
+/// inside when its parent is and it is no link, or it is a link that resolves inside. One
+/// lstat per folder and a realpath per link only: for 5,551 folders a realpath each took
+/// 98-158 ms, an lstat each 25-27 ms (two loaded cores).
+struct ListedFolders {
+    let root: [UInt8]
+    let boundary: Boundary
+    private var known: [ArraySlice<UInt8>: Bool] = [:]
+
+    init(root: String) {
+        self.root = Array(root.utf8)
+        boundary = Boundary(roots: [root])
+    }
+
+    /// `folder`: `/`-separated, relative to the root. A folder that cannot be examined counts
+    /// as inside: opening the file below it then fails and says so.
+    mutating func inside(_ folder: ArraySlice<UInt8>) -> Bool {
+        if let answer = known[folder] { return answer }
+        var answer = folder.lastIndex(of: 47).map { inside(folder[..<$0]) } ?? true
+        if answer {
+            let path = root + [47] + folder
+            var st = stat()
+            let os = path.map { CChar(bitPattern: $0) } + [0]
+            if lstat(os, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK { answer = boundary.holds(folder: path) }
+        }
+        known[folder] = answer
+        return answer
+    }
+}

@@ -42,22 +42,15 @@ public struct FileWalker {
     public static func entries(root: String, relativePaths: [[UInt8]]) -> Result {
         var result = Result()
         let rootBytes = Array(root.utf8)
-        let boundary = Boundary(roots: [root])
-        // One realpath per folder, however git's order interleaves folders.
-        var folderInside: [ArraySlice<UInt8>: Bool] = [:]
+        var folders = ListedFolders(root: root)
         for rel in relativePaths {
             let display = PathText.display(rel)
             let os: [CChar] = (rootBytes + [47] + rel).map { CChar(bitPattern: $0) } + [0]
             // A folder on the way that is a link out of the work tree (a crafted index or a
             // tarball can list `link/file` with `link -> /etc`): not read.
-            if let slash = rel.lastIndex(of: 47) {
-                let folder = rel[..<slash]
-                let inside = folderInside[folder] ?? boundary.holds(folder: rootBytes + [47] + folder)
-                folderInside[folder] = inside
-                if !inside {
-                    result.notes.append(ScanIssue(path: display, message: "below a symbolic link that leads outside the scanned folders; not read"))
-                    continue
-                }
+            if let slash = rel.lastIndex(of: 47), !folders.inside(rel[..<slash]) {
+                result.notes.append(ScanIssue(path: display, message: "below a symbolic link that leads outside the scanned folders; not read"))
+                continue
             }
             var st = stat()
             guard lstat(os, &st) == 0 else {
