@@ -7,7 +7,9 @@ import ScanCore
 
 /// Lists the regular files under the scan roots.
 ///
-/// Symlinks are not followed unless asked; either way each real folder (device and inode)
+/// Symlinks are not followed unless asked, and then only to a target inside one of the folders
+/// asked for (a link to `/proc/self/environ`, `/etc` or `../..` would read what nobody asked
+/// to scan: noted, not followed); either way each real folder (device and inode)
 /// is walked once and each real file listed once, so neither a loop nor a tree of links
 /// that multiply the paths can make the walk unbounded; `.git` internals are
 /// skipped; FIFOs, sockets and devices are never opened (reading one could block forever)
@@ -40,9 +42,16 @@ public struct FileWalker {
     public static func entries(root: String, relativePaths: [[UInt8]]) -> Result {
         var result = Result()
         let rootBytes = Array(root.utf8)
+        var folders = ListedFolders(root: root)
         for rel in relativePaths {
             let display = PathText.display(rel)
             let os: [CChar] = (rootBytes + [47] + rel).map { CChar(bitPattern: $0) } + [0]
+            // A folder on the way that is a link out of the work tree (a crafted index or a
+            // tarball can list `link/file` with `link -> /etc`): not read.
+            if let slash = rel.lastIndex(of: 47), !folders.inside(rel[..<slash]) {
+                result.notes.append(ScanIssue(path: display, message: "below a symbolic link that leads outside the scanned folders; not read"))
+                continue
+            }
             var st = stat()
             guard lstat(os, &st) == 0 else {
                 result.notes.append(ScanIssue(path: display, message: "listed by git but not in the working tree"))
@@ -63,6 +72,7 @@ public struct FileWalker {
     ///   directly keeps the path as given.
     public func walk(_ roots: [String]) -> Result {
         var walk = Walk()
+        if options.followSymlinks { walk.boundary = Boundary(roots: roots) }
         for root in roots {
             let display = FileWalker.normalize(root)
             var st = stat()
@@ -110,6 +120,8 @@ public struct FileWalker {
         /// else only those with more than one hard link (so the set stays small).
         var files: Set<DevIno> = []
         var reachedAgain = 0
+        /// Where a followed link may lead (set when links are followed).
+        var boundary = Boundary(roots: [])
     }
 
     private func walkDirectory(_ dirPath: [CChar], relative: [UInt8], ancestors: inout [DevIno], into walk: inout Walk) {
@@ -130,7 +142,7 @@ public struct FileWalker {
         names.sort { $0.lexicographicallyPrecedes($1) }
 
         for name in names {
-            let childPath = dirPath + [47] + name
+            var childPath = dirPath + [47] + name
             let nameBytes = name.map { UInt8(bitPattern: $0) }
             let childRelative = relative.isEmpty ? nameBytes : relative + [47] + nameBytes
             var st = stat()
@@ -145,6 +157,13 @@ public struct FileWalker {
                     walk.result.notes.append(ScanIssue(path: PathText.display(childRelative), message: "broken symbolic link skipped"))
                     continue
                 }
+                guard let target = Boundary.resolve(childPath + [0]), walk.boundary.holds(resolved: target) else {
+                    walk.result.notes.append(ScanIssue(path: PathText.display(childRelative), message: "symbolic link leads outside the scanned folders; not followed"))
+                    continue
+                }
+                // Opened (or walked) by the path checked, which holds no link, so what is read
+                // is what was found inside.
+                childPath = target.map { CChar(bitPattern: $0) }
                 mode = st.st_mode & S_IFMT
             }
             switch mode {

@@ -49,7 +49,8 @@ public final class Scanner: @unchecked Sendable {
     /// Scans a list made elsewhere (e.g. the files git tracks), with its own display paths.
     public func scan(_ listing: FileWalker.Result) -> (result: ScanResult, notes: [ScanIssue]) {
         let started = Date()
-        // Files a path-only allowlist covers cannot yield findings: not read, not parsed.
+        // Files a path-only allowlist of the user's covers cannot yield findings: not read, not
+        // parsed. A repository's are read, so what its allowlist hides is counted.
         let scratch = ruleSet.makeScratch()
         let wanted = listing.files.filter { !self.ruleSet.allowsWholeFile($0.displayPath, scratch: scratch) }
         progress.filesTotal.store(wanted.count, ordering: .relaxed)

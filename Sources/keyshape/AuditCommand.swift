@@ -43,6 +43,7 @@ enum AuditCommand {
             sources = sourceScanner.scan(paths: [repo])
         }
         sourceProgress?.stop()
+        for note in sources.notes { Terminal.err("keyshape: note: \(note)\n") }
         merge(sources.result, into: &combined)
         partLine(inv, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
 

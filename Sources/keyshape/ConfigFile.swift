@@ -8,9 +8,12 @@ import TOML
 ///
 /// Trust: a `--config FILE` is the caller's and trusted like a flag. The scanned root's
 /// `.keyshape.toml` belongs to whoever wrote the tree (a pull request can add one), so it is
-/// read unless `--no-config`, never silently: the summary names it, and what its allowlists
-/// suppress is counted there.
+/// read unless `--no-config`, never silently: the summary names it, what its allowlists
+/// suppress is counted there, and what it may set at all is `SettingPolicy`'s to say.
 struct ConfigFile {
+    /// Whose file this is: `--config FILE` is the user's, a file found at the scanned root the
+    /// repository's (its allowlists are then marked `fromRepository`).
+    var origin: ConfigOrigin = .user
     var allowlists: [Allowlist] = []
     var maxFileSize: Int?
     var minStringLength: Int?
@@ -51,9 +54,10 @@ struct ConfigFile {
             }
             if noConfig { return ConfigFile(ignored: path) }
         }
+        let origin: ConfigOrigin = explicit == nil ? .repository : .user
         let file = try RuleLoader.load(text: try readText(path), file: path, kind: .config)
-        var config = ConfigFile(allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
-        if explicit == nil { config.markFromScannedRoot() }
+        var config = ConfigFile(origin: origin, allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
+        if origin == .repository { config.markFromScannedRoot() }
         // A config (which a scanned repository can bring) never switches rules off.
         if !file.disabledRules.isEmpty {
             config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in a config file (use --disable-rule)")
@@ -61,9 +65,18 @@ struct ConfigFile {
         if file.extendPath != nil {
             config.warnings.append("\(path): warning: `[extend] path` is ignored in a config file (pass the base file with --rules)")
         }
+        if file.useDefault == false {
+            config.warnings.append("\(path): warning: `[extend] useDefault = false` is ignored in a config file (use --no-builtin-rules)")
+        }
         if let scan = file.settings {
             for key in scan.keys {
                 let pos = scan.position(of: key).map { "\(path):\($0.line):\($0.column)" } ?? path
+                // A limit, what is read, the hash key: the user's (the value is not even checked).
+                let name = "[scan] " + key
+                if SettingPolicy.entry(name) != nil && !SettingPolicy.permits(name, from: origin) {
+                    config.warnings.append(SettingPolicy.ignoredWarning(name, at: pos))
+                    continue
+                }
                 switch key {
                 case "maxFileSize":
                     if let n = scan[key]?.integerValue { config.maxFileSize = Int(n) }
@@ -110,17 +123,21 @@ struct ConfigFile {
     /// and the summary names the file, as for `.keyshape.toml`.
     static func loadGitleaks(_ path: String, loadedRuleIds: Set<String>) throws -> ConfigFile {
         var file = try RuleLoader.load(text: try readText(path), file: path)
-        var config = ConfigFile(allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
-        if !file.disabledRules.isEmpty {
+        var config = ConfigFile(origin: .repository, allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
+        if !file.disabledRules.isEmpty && !SettingPolicy.permits("[extend] disabledRules", from: .repository) {
             config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in the scanned root's config (use --disable-rule)")
             file.disabledRules = []
         }
-        if file.useDefault == false {
+        if file.useDefault == false && !SettingPolicy.permits("[extend] useDefault", from: .repository) {
             config.warnings.append("\(path): warning: `[extend] useDefault = false` is ignored in the scanned root's config: the builtin rules still run")
         }
-        if file.extendPath != nil {
+        if file.extendPath != nil && !SettingPolicy.permits("[extend] path", from: .repository) {
             config.warnings.append("\(path): warning: `[extend] path` is not followed from the scanned root's config (pass the base file with --rules)")
             file.extendPath = nil
+        }
+        if !file.rules.isEmpty && !SettingPolicy.permits("[[rules]]", from: .repository) {
+            config.warnings.append(SettingPolicy.ignoredWarning("[[rules]]", at: path))
+            file.rules = []
         }
         let replacing = file.rules.filter { loadedRuleIds.contains($0.id) }
         for rule in replacing {

@@ -13,7 +13,7 @@ enum GitleaksIgnore {
         guard roots.count == 1, FileManager.default.fileExists(atPath: roots[0], isDirectory: &isDir), isDir.boolValue else { return }
         let path = (roots[0] as NSString).appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: path) else { return }
-        if noConfig { options.ignoredConfigFiles.append(path); return }
+        if noConfig || !SettingPolicy.permits(SettingPolicy.gitleaksIgnore, from: .repository) { options.ignoredConfigFiles.append(path); return }
         let text = try ConfigFile.readText(path)
         let (entries, warnings) = GitleaksBaseline.parseIgnoreFile(text, path: path)
         for w in warnings { Terminal.err("keyshape: warning: \(w)\n") }

@@ -69,7 +69,7 @@ enum ScanCommand {
         let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
         if ruleSet.rules.isEmpty { throw UsageError(message: "--disable-rule left no rule to run") }
         var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
-        options.ignoreInlineAllow = inv.ignoreInlineAllow
+        options.ignoreInlineAllow = inv.ignoreInlineAllow || !SettingPolicy.permits(SettingPolicy.inlineMarkers, from: .repository)
         options.keepSuppressed = inv.includeSuppressed
         options.configFiles = (rules.gitleaksConfig.map { [$0] } ?? []) + (config.path.map { [$0] } ?? [])
         options.ignoredConfigFiles = config.ignored.map { [$0] } ?? []

@@ -76,18 +76,22 @@ final class HookTests: XCTestCase {
     }
 
     /// A staged file over the size limit blocks the commit (it was not scanned) and its error
-    /// names the config key that raises the limit.
-    func testOversizedStagedFileNamesTheConfigKey() {
+    /// names the flag and config key that raise the limit. The limit is the user's to set
+    /// (a repository's `[scan] maxFileSize` is ignored), so the hook is given the flag here.
+    func testOversizedStagedFileNamesTheConfigKey() throws {
         let repo = GitFixture()
-        repo.write(".keyshape.toml", "[scan]\nmaxFileSize = 64\n")
-        repo.commit("config")
+        repo.commit("init")
         XCTAssertEqual(keyshape(["hook", "install", repo.path]).status, 0)
+        let hook = repo.path + "/.git/hooks/pre-commit"
+        let script = try String(contentsOfFile: hook, encoding: .utf8)
+        XCTAssertTrue(script.contains("staged --hook"), script)
+        try script.replacingOccurrences(of: "staged --hook", with: "staged --hook --max-file-size 64").write(toFile: hook, atomically: false, encoding: .utf8)
         repo.write("big.txt", String(repeating: "clean text line\n", count: 20))
         repo.git(["add", "big.txt"])
         let blocked = commit(repo, ["-m", "big"])
         XCTAssertNotEqual(blocked.status, 0, "what was not scanned does not pass")
         XCTAssertTrue(blocked.stderr.contains("big.txt"), blocked.stderr)
-        XCTAssertTrue(blocked.stderr.contains("`[scan] maxFileSize`"), blocked.stderr)
+        XCTAssertTrue(blocked.stderr.contains("--max-file-size, or `[scan] maxFileSize`"), blocked.stderr)
         XCTAssertTrue(lastLine(blocked.stderr).hasPrefix("keyshape: commit stopped: part of the staged changes could not be scanned"), blocked.stderr)
     }
 

@@ -24,7 +24,9 @@ final class TrustTests: XCTestCase {
         assertNoFragment(of: secret, in: trusted.stdout + trusted.stderr, "output")
         XCTAssertEqual(trusted.status, 0, "read as the repository asks")
         XCTAssertTrue(trusted.stderr.contains("; config: \(tmp.path)/tree/.keyshape.toml"), trusted.stderr)
-        XCTAssertTrue(trusted.stderr.contains("2 not read (allowlisted by path)"), trusted.stderr)
+        // Read and counted: a repository's path allowlist does not skip reading.
+        XCTAssertTrue(trusted.stderr.contains("scanned 2 files"), trusted.stderr)
+        XCTAssertTrue(trusted.stderr.contains("suppressed 1 (allowlist 1, inline 0, baseline 0)"), trusted.stderr)
 
         let untrusted = keyshape(["scan", tmp.path + "/tree", "--no-config", "--no-progress"])
         XCTAssertEqual(untrusted.status, 1, untrusted.stderr)

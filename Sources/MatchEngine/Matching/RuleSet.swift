@@ -61,8 +61,10 @@ public final class RuleSet: @unchecked Sendable {
         fromRepository = rules.map(\.fromRepository)
         hasRepositoryRules = fromRepository.contains(true)
         mixesGenericAndProvider = isGeneric.contains(true) && isGeneric.contains(false)
+        // The user's own only: a file the scanned repository allowlists by path is still read,
+        // so what the allowlist hides there is counted and shown with --include-suppressed.
         wholeFilePaths = allowlists.filter {
-            $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
+            !$0.fromRepository && $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
         }.flatMap(\.paths)
     }
 
@@ -82,8 +84,8 @@ public final class RuleSet: @unchecked Sendable {
     /// Whether the set has generic and provider rules both: only then can a match yield.
     let mixesGenericAndProvider: Bool
 
-    /// The path patterns of global allowlists that have nothing but `paths` and aim at every
-    /// rule: a file they match cannot yield a finding whatever its content.
+    /// The path patterns of the user's global allowlists that have nothing but `paths` and aim
+    /// at every rule: a file they match cannot yield a finding whatever its content.
     let wholeFilePaths: [Regex]
 
     /// Whether a global allowlist drops every finding in `path` whatever the content. Such

@@ -252,7 +252,7 @@ public final class StagedScanner {
                 } else {
                     unreadable[ids[i]] = "git cat-file ended inside staged object \(ids[i].hex); not scanned whole"
                 }
-            case .tooLarge(_, let size): unreadable[ids[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise the limit with `[scan] maxFileSize` in .keyshape.toml, or --max-file-size)"
+            case .tooLarge(_, let size): unreadable[ids[i]] = "staged file is \(size) bytes, over the \(options.maxFileSize)-byte limit; not scanned (raise the limit with --max-file-size, or `[scan] maxFileSize` in your --config FILE)"
             case .missing: unreadable[ids[i]] = "staged object \(ids[i].hex) missing or corrupt"
             case .failed(let m): unreadable[ids[i]] = m
             }
