@@ -71,6 +71,9 @@ public struct CommitSelection: Sendable, Equatable {
     /// Leave out everything reachable from any ref (`--not --all`), for a server-side hook
     /// where pushed commits are not on a ref yet.
     public var excludeAllRefs = false
+    /// Leave out everything a remote-tracking ref reaches (`--not --remotes`): a new branch's
+    /// first push from a clone, where the pushed commits are on a local branch already.
+    public var excludeRemoteRefs = false
 
     public init() {}
 
@@ -78,10 +81,10 @@ public struct CommitSelection: Sendable, Equatable {
         var args: [String] = []
         if allRefsAndReflogs { args += ["--all", "--reflog"] }
         args += include
-        if !exclude.isEmpty || excludeAllRefs {
+        if !exclude.isEmpty || excludeAllRefs || excludeRemoteRefs {
             args.append("--not")
             args += exclude
-            if excludeAllRefs { args.append("--all") }
+            if excludeAllRefs { args.append("--all") } else if excludeRemoteRefs { args.append("--remotes") }
         }
         return args
     }

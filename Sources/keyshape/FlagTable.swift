@@ -86,11 +86,12 @@ enum FlagTable {
         Flag(name: "--disable-rule", short: nil, value: "ID", help: "do not run this rule (repeatable)", commands: withRules) { inv, v in
             inv.disabledRules.append(v)
         },
-        Flag(name: "--baseline", short: nil, value: "FILE", help: "do not report findings whose fingerprint is listed in FILE (or that a gitleaks JSON report in FILE lists)", commands: scanning) { inv, v in inv.baseline = v },
-        Flag(name: "--write-baseline", short: nil, value: "FILE", help: "write the findings' fingerprints (never values) to FILE", commands: scanning) { inv, v in inv.writeBaseline = v },
-        Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1)", commands: scanning.union([.report])) { inv, v in
+        Flag(name: "--baseline", short: nil, value: "FILE", help: "do not report findings a baseline FILE lists (keyshape's, 0.2's, or a gitleaks JSON report)", commands: scanning) { inv, v in inv.baseline = v },
+        Flag(name: "--write-baseline", short: nil, value: "FILE", help: "write the findings to FILE as a baseline: fingerprints and keyed value checks, never values", commands: scanning) { inv, v in inv.writeBaseline = v },
+        Flag(name: "--exit-code", short: nil, value: "N", help: "exit status when findings are reported (default 1; report: 0 unless this is given)", commands: scanning.union([.report])) { inv, v in
             guard let n = Int32(v), n >= 0, n <= 255 else { throw UsageError(message: "--exit-code: expected a number from 0 to 255") }
             inv.exitCode = n
+            inv.exitCodeGiven = true
         },
         Flag(name: "--min-confidence", short: nil, value: "LEVEL", help: "report only findings of this confidence or higher: low, medium or high (default low)", commands: scanning) { inv, v in
             guard let c = Confidence(rawValue: v) else { throw UsageError(message: "--min-confidence: expected low, medium or high") }

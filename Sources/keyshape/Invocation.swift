@@ -45,6 +45,8 @@ struct Invocation {
     var baseline: String?
     var writeBaseline: String?
     var exitCode: Int32 = 1
+    /// `--exit-code` was given (`report` then exits with it when it shows findings).
+    var exitCodeGiven = false
     /// `--min-confidence`: findings below it are not reported (counted in stats).
     var minConfidence: Confidence?
     var jobs: Int?
