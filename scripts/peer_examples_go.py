@@ -252,6 +252,14 @@ class GoEval:
             return (list(flat[0]) if isinstance(flat[0], list) else []) + flat[1:]
         if name == "secrets.NewSecret":
             return generate(flat[0], self.rng) if isinstance(flat[0], str) else Unknown()
+        if name == "newPlausibleSecret" and isinstance(flat[0], str):
+            # gitleaks' generic.go: NewSecret drawn again until it holds a digit 1-9 (its
+            # stop-word check is not repeated here)
+            for _ in range(100):
+                value = generate(flat[0], self.rng)
+                if value is None or re.search(r"[1-9]", value):
+                    return value if value is not None else Unknown()
+            return Unknown()
         if name == "fmt.Sprintf" and isinstance(flat[0], str):
             rest = iter(flat[1:])
             return re.sub(r"%[-+# 0-9.]*([svdqx%])", lambda m: "%" if m.group(1) == "%" else
