@@ -33,10 +33,11 @@ public enum TextReporter {
         let mb = Double(s.bytes) / 1_000_000
         var parts = ["\(result.findings.count) finding\(result.findings.count == 1 ? "" : "s")"]
         if !result.issues.isEmpty { parts.append("\(result.issues.count) error\(result.issues.count == 1 ? "" : "s")") }
-        var scanned = "\(s.files) files"
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        var scanned = count(s.files, "file")
         if s.binaries > 0 { scanned += " (\(s.binaries) binary)" }
-        if s.commits > 0 { scanned += ", \(s.commits) commits" }
-        if s.blobs > 0 { scanned += ", \(s.blobs) blobs" }
+        if s.commits > 0 { scanned += ", " + count(s.commits, "commit") }
+        if s.blobs > 0 { scanned += ", " + count(s.blobs, "blob") }
         scanned += ", " + String(format1(mb)) + " MB in " + String(format1(s.seconds)) + " s"
         var line = "keyshape: " + parts.joined(separator: ", ") + "; scanned " + scanned
         // Never dropped silently: what allowlists, inline markers and the baseline kept out.

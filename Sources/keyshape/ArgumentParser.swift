@@ -45,7 +45,9 @@ enum ArgumentParser {
                 throw UsageError(message: "rules: expected `list` or `check`")
             }
         default:
-            throw UsageError(message: "unknown command (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, version or help)")
+            let commands = ["scan", "history", "staged", "hook", "audit", "sweep", "report", "summarize", "triage", "import", "rules", "version", "help"]
+            throw UsageError(message: "unknown command" + suggestion(first, among: commands)
+                             + " (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, version or help)")
         }
         var onlyPositionals = false
         while let arg = rest.popFirst() {
@@ -69,7 +71,9 @@ enum ArgumentParser {
                 : FlagTable.flags.first { $0.short.map { "-\($0)" } == name }
             guard let flag else {
                 let shown = looksLikeFlagName(name) ? " `\(name)`" : " at argument \(args.count - rest.count)"
-                throw UsageError(message: "unknown flag\(shown) for `keyshape \(inv.command.rawValue)`")
+                let known = FlagTable.flags.filter { $0.commands.contains(inv.command) }.map(\.name)
+                throw UsageError(message: "unknown flag\(shown) for `keyshape \(inv.command.rawValue)`"
+                                 + (looksLikeFlagName(name) ? suggestion(name, among: known) : ""))
             }
             guard flag.commands.contains(inv.command) else {
                 throw UsageError(message: "\(flag.name) does not apply to `keyshape \(inv.command.rawValue)`")
@@ -84,6 +88,29 @@ enum ArgumentParser {
             }
         }
         return inv
+    }
+
+    /// `; did you mean `NAME`?` for the known name nearest `word` when it is at most two edits
+    /// away (half the name for short ones), else nothing. Only the known name is shown,
+    /// never the word: an argument is not echoed.
+    static func suggestion(_ word: String, among names: [String]) -> String {
+        let a = Array(word.utf8)
+        guard a.count <= 64 else { return "" }
+        var best: (name: String, distance: Int)?
+        for name in names {
+            let b = Array(name.utf8)
+            var row = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var next = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                row = next
+            }
+            let d = a.isEmpty ? b.count : row[b.count]
+            if d <= min(2, max(1, b.count / 2)), d < (best?.distance ?? .max) { best = (name, d) }
+        }
+        return best.map { "; did you mean `\($0.name)`?" } ?? ""
     }
 
     /// Arguments are never echoed in errors (a key pasted in the wrong place would reach the

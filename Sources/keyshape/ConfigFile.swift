@@ -58,6 +58,20 @@ struct ConfigFile {
         let file = try RuleLoader.load(text: try readText(path), file: path, kind: .config)
         var config = ConfigFile(origin: origin, allowlists: file.allowlists, warnings: file.warnings.map(\.description), path: path)
         if origin == .repository { config.markFromScannedRoot() }
+        if !file.rules.isEmpty {
+            // A config's rules add to the loaded ones and never replace one (a same-id rule is
+            // left out, with a warning); the scanned tree's run as its own (`fromRepository`).
+            var rules = RuleFile()
+            for var rule in file.rules {
+                if loadedRuleIds.contains(rule.id) {
+                    config.warnings.append("\(rule.source): warning: a config cannot replace a loaded rule; its rule of that id is left out (put it in a --rules file with `override = true`)")
+                    continue
+                }
+                rule.fromRepository = origin == .repository
+                rules.rules.append(rule)
+            }
+            config.rules = rules
+        }
         // A config (which a scanned repository can bring) never switches rules off.
         if !file.disabledRules.isEmpty {
             config.warnings.append("\(path): warning: `[extend] disabledRules` is ignored in a config file (use --disable-rule)")

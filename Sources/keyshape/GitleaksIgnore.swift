@@ -16,7 +16,7 @@ enum GitleaksIgnore {
         if noConfig || !SettingPolicy.permits(SettingPolicy.gitleaksIgnore, from: .repository) { options.ignoredConfigFiles.append(path); return }
         let text = try ConfigFile.readText(path)
         let (entries, warnings) = GitleaksBaseline.parseIgnoreFile(text, path: path)
-        for w in warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        for w in warnings { Terminal.err(Terminal.warning(w)) }
         options.baselineEntries += entries
         options.configFiles.append(path)
     }

@@ -8,7 +8,7 @@ import MatchEngine
 enum RulesCommand {
     static func list(_ inv: Invocation) throws -> Int32 {
         let loaded = try RuleSources.load(inv)
-        for w in loaded.warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        for w in loaded.warnings { Terminal.err(Terminal.warning(w)) }
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
         let (set, _) = RuleSet.combining(loaded.files, keeping: selection.keeps)
         let listing = set.rules.map { r in
@@ -28,7 +28,7 @@ enum RulesCommand {
 
     static func check(_ inv: Invocation) throws -> Int32 {
         let loaded = try RuleSources.load(inv)
-        for w in loaded.warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        for w in loaded.warnings { Terminal.err(Terminal.warning(w)) }
         // Only the selected rules are checked, and negative examples are held against those.
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
         var files = loaded.files

@@ -60,13 +60,15 @@ enum ScanCommand {
                                          gitleaksConfigGiven: rules.gitleaksConfig != nil,
                                          loadedRuleIds: Set(RuleSet.ruleIds(rules.files)))
         if var extra = config.rules {
-            // The scanned tree's rules: they run where no trusted rule matched (`Rule.fromRepository`).
-            for i in extra.rules.indices { extra.rules[i].fromRepository = true }
+            // The scanned tree's rules run where no trusted rule matched (`Rule.fromRepository`);
+            // a `--config FILE`'s are the user's.
+            for i in extra.rules.indices { extra.rules[i].fromRepository = config.origin == .repository }
             rules.files.append(extra)
         }
-        for w in rules.warnings + config.warnings { Terminal.err("keyshape: warning: \(w)\n") }
+        for w in rules.warnings + config.warnings { Terminal.err(Terminal.warning(w)) }
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(rules.files))
-        let (ruleSet, _) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
+        let (ruleSet, replaced) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
+        for note in replaced { Terminal.err(Terminal.warning(note)) }
         if ruleSet.rules.isEmpty { throw UsageError(message: "--disable-rule left no rule to run") }
         var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
         options.ignoreInlineAllow = inv.ignoreInlineAllow || !SettingPolicy.permits(SettingPolicy.inlineMarkers, from: .repository)

@@ -74,3 +74,19 @@ final class FlagTableTests: XCTestCase {
         XCTAssertEqual(Set(shorts).count, shorts.count)
     }
 }
+
+/// A mistyped command or flag gets the nearest real name; the argument itself is never echoed.
+final class SuggestionTests: XCTestCase {
+    func testMistypedCommandAndFlagNameTheNearestOne() {
+        let command = keyshape(["scna", "."])
+        XCTAssertEqual(command.status, 2)
+        XCTAssertTrue(command.stderr.contains("unknown command; did you mean `scan`?"), command.stderr)
+        XCTAssertFalse(command.stderr.contains("scna"), "the argument is not echoed")
+        let flag = keyshape(["scan", "--formt", "json", "."])
+        XCTAssertEqual(flag.status, 2)
+        XCTAssertTrue(flag.stderr.contains("did you mean `--format`?"), flag.stderr)
+        let far = keyshape(["ghp_notacommandatall"])
+        XCTAssertFalse(far.stderr.contains("did you mean"), far.stderr)
+        XCTAssertFalse(far.stderr.contains("ghp_"), far.stderr)
+    }
+}

@@ -64,7 +64,7 @@ final class TrustTests: XCTestCase {
         let r = keyshape(["scan", tmp.path])
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("disabledRules` is ignored in a config file"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("rules in a config file are ignored"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("a config cannot replace a loaded rule"), r.stderr)
     }
 
     func testIgnoreInlineAllowReportsMarkedLines() {

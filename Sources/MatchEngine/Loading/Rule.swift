@@ -66,6 +66,10 @@ public struct Rule: Sendable {
     /// the user's config) matched blanked out, and its matches never touch those spans, so a set
     /// of such rules cannot spell out a value through which of them fire (`Matcher.RulePass`).
     public var fromRepository = false
+    /// `override = true` (keyshape's): this rule replaces a loaded rule of the same id on
+    /// purpose (a `--rules` file's own version of a builtin rule); without it a replacement is
+    /// warned about.
+    public var overrides = false
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],

@@ -62,10 +62,8 @@ public enum RuleLoader {
                     }
                 }
             case "rules":
-                if kind == .config {
-                    reader.warn(table, key, "rules in a config file are ignored; pass rule files with --rules")
-                    continue
-                }
+                // A config's rules add to the loaded ones (the CLI leaves out any that would
+                // replace one, and runs a scanned tree's as `fromRepository`).
                 for value in try reader.tables(table, key) {
                     result.rules.append(try readRule(value, reader: &reader))
                 }
@@ -135,6 +133,7 @@ public enum RuleLoader {
             switch key {
             case "id", "regex": break
             case "skipReport": rule.skipReport = try reader.bool(t, key)
+            case "override": rule.overrides = try reader.bool(t, key)
             case "required":
                 for r in try reader.tables(t, key) {
                     let at = SourcePosition(file: reader.file, line: r.position?.line ?? start.line, column: r.position?.column ?? 1)

@@ -127,13 +127,15 @@ public final class RuleSet: @unchecked Sendable {
         var byId: [String: (file: Int, rule: Int)] = [:]
         byId.reserveCapacity(files.reduce(0) { $0 + $1.rules.count })
         var notes: [String] = []
+        // Per file, the rules that replace a loaded rule of their id without `override = true`.
+        var replacing: [Int: [SourcePosition]] = [:]
         var disabled = Set<String>()
         var allowlists: [Allowlist] = []
         for (f, file) in files.enumerated() {
             for r in file.rules.indices {
                 let id = file.rules[r].id
-                if let old = byId[id] {
-                    notes.append("\(file.rules[r].source): rule `\(id)` replaces the one from \(files[old.file].rules[old.rule].source.file)")
+                if byId[id] != nil {
+                    if !file.rules[r].overrides { replacing[f, default: []].append(file.rules[r].source) }
                 } else {
                     order.append(id)
                 }
@@ -141,6 +143,11 @@ public final class RuleSet: @unchecked Sendable {
             }
             disabled.formUnion(file.disabledRules)
             allowlists += file.allowlists
+        }
+        for (f, sources) in replacing.sorted(by: { $0.key < $1.key }) {
+            let first = sources[0]
+            let more = sources.count > 1 ? " and \(sources.count - 1) more (lines \(sources.dropFirst().prefix(8).map { String($0.line) }.joined(separator: ", "))\(sources.count > 9 ? ", …" : ""))" : ""
+            notes.append("\(first): warning: this rule\(more) of \(files[f].rules.first?.source.file ?? "") replace\(sources.count > 1 ? "" : "s") an earlier rule of the same id; say `override = true` in a rule when that is meant")
         }
         let rules = order.filter { !disabled.contains($0) && keeping($0) }.compactMap { id in
             byId[id].map { files[$0.file].rules[$0.rule] }
