@@ -54,19 +54,36 @@ extension Datastore {
 
     /// Sets `status` (and `note`, or clears it) for each fingerprint, all or none: a
     /// fingerprint no recorded finding has is an error (a typo would otherwise triage
-    /// nothing and say so quietly). Returns how many findings the fingerprints cover.
+    /// nothing and say so quietly). An id that is no fingerprint but a secret hash (as
+    /// `summarize` prints them) stands for every fingerprint recorded with that secret: one key
+    /// found in forty places is one call. Returns how many findings the ids cover.
     @discardableResult
-    public func triage(_ fingerprints: [String], status: TriageStatus, note: String?, time: Date = Date()) throws -> Int {
+    public func triage(_ ids: [String], status: TriageStatus, note: String?, time: Date = Date()) throws -> Int {
         try db.transaction {
             let known = try db.prepare("SELECT count(*) FROM findings WHERE fingerprint = ?")
+            let bySecret = try db.prepare("SELECT DISTINCT fingerprint FROM findings WHERE secret_hash = ?")
             var covered = 0
-            for (n, fingerprint) in fingerprints.enumerated() {
-                try known.bind([.text(fingerprint)])
+            var fingerprints: [String] = []
+            for (n, id) in ids.enumerated() {
+                try known.bind([.text(id)])
                 _ = try known.step()
                 let count = Int(known.int64(0))
+                known.reset()
+                if count > 0 {
+                    covered += count
+                    fingerprints.append(id)
+                    continue
+                }
+                let places = try bySecret.rows([.text(id)]) { $0.text(0) ?? "" }.filter { !$0.isEmpty }
                 // Which argument, not what it said: an argument may be anything.
-                if count == 0 { throw DatastoreError(.request, "fingerprint \(n + 1) of \(fingerprints.count): no recorded finding has it") }
-                covered += count
+                if places.isEmpty { throw DatastoreError(.request, "id \(n + 1) of \(ids.count): no recorded finding has it as fingerprint or secret hash") }
+                for fingerprint in places {
+                    try known.bind([.text(fingerprint)])
+                    _ = try known.step()
+                    covered += Int(known.int64(0))
+                    known.reset()
+                    fingerprints.append(fingerprint)
+                }
             }
             let upsert = try db.prepare("""
                 INSERT INTO triage (fingerprint, status, note, time) VALUES (?, ?, ?, ?)

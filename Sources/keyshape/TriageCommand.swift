@@ -10,7 +10,7 @@ enum TriageCommand {
         guard inv.statuses.count == 1, let status = inv.statuses.first else {
             throw UsageError(message: "`keyshape triage` needs --status with one of \(TriageStatus.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard !inv.positionals.isEmpty else { throw UsageError(message: "`keyshape triage` needs one or more fingerprints") }
+        guard !inv.positionals.isEmpty else { throw UsageError(message: "`keyshape triage` needs one or more fingerprints (or secret hashes: every place of that secret)") }
         let store = try DatastoreAccess.open(path, create: false)
         let covered: Int
         do { covered = try store.triage(inv.positionals, status: status, note: inv.note) } catch {

@@ -29,6 +29,15 @@ final class DatastoreKeyTests: XCTestCase {
         XCTAssertTrue(hashes(first).isDisjoint(with: hashes(plain)), "a run without a datastore has a key of its own")
         let fingerprints = { (r: CLI.Run) in Set(self.lines(r).compactMap { $0["fingerprint"] as? String }) }
         XCTAssertEqual(fingerprints(first).count, 3, "each value its own fingerprint, across commits too")
+        // Triage by secret hash (as `summarize` groups them): every place of that one secret.
+        let secret = try XCTUnwrap(lines(first).first?["secretHash"] as? String)
+        let places = lines(first).filter { $0["secretHash"] as? String == secret }.count
+        let triaged = CLI.keyshape(["triage", "--datastore", db, secret, "--status", "revoked"], hashKey: nil)
+        XCTAssertEqual(triaged.status, 0, triaged.stderr)
+        XCTAssertTrue(triaged.stderr.contains("(\(places) finding"), triaged.stderr)
+        let open = CLI.keyshape(["report", "--datastore", db, "--format", "jsonl"], hashKey: nil)
+        XCTAssertFalse(lines(open).contains { $0["secretHash"] as? String == secret }, "no longer open")
+        XCTAssertEqual(CLI.keyshape(["triage", "--datastore", db, "0000000000000000", "--status", "revoked"], hashKey: nil).status, 2)
         for r in [first, again] { for secret in repo.secrets { TestSecrets.assertNoFragment(of: secret, in: Data((r.stdout + r.stderr).utf8), "report") } }
     }
 }
