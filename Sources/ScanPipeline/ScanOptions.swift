@@ -5,7 +5,9 @@ public struct ScanOptions: Sendable {
     /// Worker threads; defaults to the number of cores.
     public var jobs: Int
     /// Larger files are not read and are reported as issues.
-    public var maxFileSize: Int = 100 << 20
+    /// (Default: none. A large file is read in bounded chunks, not refused: a checked-in model,
+    /// a database dump or a game asset is no error; 100 MiB was, and made ordinary trees exit 2.)
+    public var maxFileSize: Int = .max
     public var followSymlinks = false
     /// Minimum printable run kept from files that are not text.
     public var minStringLength = 8

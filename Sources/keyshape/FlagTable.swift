@@ -103,7 +103,7 @@ enum FlagTable {
         },
         Flag(name: "--progress", short: nil, value: nil, help: "show progress on stderr (default when stderr is a terminal)", commands: scanning) { inv, _ in inv.progress = true },
         Flag(name: "--no-progress", short: nil, value: nil, help: "never show progress", commands: scanning) { inv, _ in inv.progress = false },
-        Flag(name: "--max-file-size", short: nil, value: "SIZE", help: "larger files are reported, not scanned (default 100MiB; K, M, G suffixes)", commands: scanning) { inv, v in
+        Flag(name: "--max-file-size", short: nil, value: "SIZE", help: "larger files are reported, not scanned (default: no limit, large files are streamed; K, M, G suffixes)", commands: scanning) { inv, v in
             guard let n = parseSize(v) else { throw UsageError(message: "--max-file-size: expected a size such as 100MiB, 2G or 4096") }
             inv.maxFileSize = n
         },

@@ -39,7 +39,7 @@ enum ScanCommand {
         progress?.start()
         let (result, notes): (ScanResult, [ScanIssue])
         if readsStdin {
-            let input = StandardInput(name: inv.stdinName, maxSize: options.maxFileSize, closed: StandardStream.inputWasClosed)
+            let input = StandardInput(name: inv.stdinName, maxSize: min(options.maxFileSize, StandardInput.defaultLimit), closed: StandardStream.inputWasClosed)
             (result, notes) = scanner.scan(input.listing)
         } else {
             // Several arguments keep their paths as given, so the same file name under two

@@ -132,8 +132,10 @@ final class BadInputTests: XCTestCase {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
         XCTAssertLessThan(usage.ru_maxrss, 300 * 1024, "peak RSS of the largest child, in KiB")
-        // With the default limit the file is reported, not silently skipped.
-        let skipped = keyshape(["scan", tmp.path])
+        // No limit by default: streamed too. Under a limit the user sets, reported, not
+        // silently skipped.
+        XCTAssertEqual(keyshape(["scan", tmp.path, "--no-progress"]).status, 1)
+        let skipped = keyshape(["scan", tmp.path, "--max-file-size", "1G"])
         XCTAssertEqual(skipped.status, 2)
         XCTAssertTrue(skipped.stderr.contains("disk.img: file is"), skipped.stderr)
     }

@@ -14,6 +14,10 @@ public final class StandardInput {
     /// `closed`: the process started without a descriptor 0 (`0<&-`; the executable keeps
     /// /dev/null there so no file takes its number). Nothing was given to scan, which is an
     /// error entry, unlike an empty standard input (`</dev/null`), which is an empty file.
+    /// Standard input is copied into memory (a memfd) before it is scanned, so it keeps a
+    /// bound even when files have none: 4 GiB, past which it is an error entry (exit 2).
+    public static let defaultLimit = 4 << 30
+
     public init(name: String, maxSize: Int, closed: Bool = false) {
         guard !closed else {
             fd = -1
