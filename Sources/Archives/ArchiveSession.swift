@@ -119,6 +119,8 @@ final class ArchiveSession {
             kind = .truncated
         } else if text.contains("ncrypt") || text.contains("passphrase") {
             kind = .encrypted
+        } else if text.contains("nsupported") {
+            kind = .unsupported
         } else {
             kind = .corrupt
         }
