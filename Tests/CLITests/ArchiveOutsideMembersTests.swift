@@ -46,12 +46,18 @@ final class ArchiveOutsideMembersTests: XCTestCase {
         XCTAssertEqual(location["fileOffset"] as? Int, offset, file: file, line: line)
     }
 
+    /// A second tar behind the first one's end blocks (`cat a.tar b.tar`): its members are
+    /// read as members, as `tar --ignore-zeros` extracts them, so one compressed inside it
+    /// is opened too.
     func testSecondTarConcatenatedBehindTheFirst() throws {
         let dir = TempDir()
         dir.write("a/readme.txt", "nothing here\n")
         dir.write("b/app.env", "STRIPE_KEY=\(key)\n")
-        sh(dir, "tar -cf a.tar a && tar -cf b.tar b && cat a.tar b.tar > both.tar && rm -r a b a.tar b.tar")
-        try assertRawFinding(try scan(dir), path: "both.tar", in: dir)
+        sh(dir, "tar -czf b/inner.tgz b/app.env && tar -cf a.tar a && tar -cf b.tar b && cat a.tar b.tar > both.tar && rm -r a b a.tar b.tar")
+        let locations = try scan(dir)
+        let places = locations.map { ($0["archive"] as? [String] ?? []).joined(separator: "!") }.sorted()
+        XCTAssertEqual(places, ["b/app.env", "b/inner.tgz!b/app.env"], "\(locations)")
+        XCTAssertEqual(Set(locations.compactMap { $0["line"] as? Int }), [1])
     }
 
     func testDataAfterATarsEndBlocks() throws {
@@ -138,6 +144,44 @@ final class ArchiveOutsideMembersTests: XCTestCase {
         let locations = try scan(dir)
         XCTAssertEqual(Set(locations.compactMap { $0["path"] as? String }), ["cut.tar", "cut.tar.gz"], "\(locations)")
         XCTAssertEqual(locations.filter { $0["path"] as? String == "cut.tar" }.count, 1, "once, as the member: \(locations)")
+    }
+
+    /// A zip whose central directory is damaged (its first entry's signature overwritten):
+    /// libarchive's seekable reader gives up, but every entry is still there behind its local
+    /// header, so it is read from there (exit 1 and the member's place; it was exit 2 with no
+    /// finding).
+    func testZipWithADamagedDirectoryIsReadByItsLocalHeaders() throws {
+        let dir = TempDir()
+        sh(dir, """
+            python3 -c 'import sys, zipfile
+            with zipfile.ZipFile("d.zip", "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("readme.txt", "nothing here\\n" * 20)
+                z.writestr("conf/app.env", "# settings\\nSTRIPE_KEY=" + sys.argv[1] + "\\n")
+            data = bytearray(open("d.zip", "rb").read()); at = data.index(b"PK\\x01\\x02"); data[at:at + 4] = b"XXXX"
+            open("d.zip", "wb").write(data)' '\(key)'
+            """)
+        let locations = try scan(dir)
+        XCTAssertEqual(locations.count, 1, "\(locations)")
+        XCTAssertEqual(locations.first?["archive"] as? [String], ["conf/app.env"])
+        XCTAssertEqual(locations.first?["line"] as? Int, 2)
+    }
+
+    /// A tar with a damaged stretch in the middle (a header and its member's 4 KiB, nine
+    /// blocks: past the three retries libarchive's reader is given to resync): the members
+    /// behind it are read from the next valid header on (a gzipped one too: its key is in no
+    /// raw byte). It was an error, and the member behind it unread.
+    func testMembersBehindADamagedTarHeaderAreRead() throws {
+        let dir = TempDir()
+        dir.write("w/readme.txt", "nothing here\n")
+        dir.write("w/junk.txt", String(repeating: "junk line\n", count: 409) + "junk\n")
+        dir.write("w/conf/app.env", "STRIPE_KEY=\(key)\n")
+        sh(dir, """
+            cd w && gzip -9n conf/app.env && tar -cf ../t.tar readme.txt junk.txt conf/app.env.gz && cd .. && rm -r w
+            python3 -c 'data = bytearray(open("t.tar", "rb").read()); at = data.index(b"junk.txt"); data[at:at + 512 + 4096] = b"\\xff" * (512 + 4096)
+            open("t.tar", "wb").write(data)'
+            """)
+        let locations = try scan(dir)
+        XCTAssertEqual(locations.map { $0["archive"] as? [String] ?? [] }, [["conf/app.env.gz", "data"]], "\(locations)")
     }
 
     /// `history` and `staged` open an archive blob through the same scan: the key in a zip

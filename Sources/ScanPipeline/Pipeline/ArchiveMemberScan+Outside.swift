@@ -41,18 +41,24 @@ extension ArchiveMemberScan {
     /// Scans the raw bytes of `top`'s source that are no member's data.
     /// - Parameters:
     ///   - problems: `top`'s own problems (member chains from it in).
-    ///   - readEntries: reads the zip entries from a local header at `range`'s start to its
-    ///     end, as members; returns the reader (its `memberData` relative to the range).
+    ///   - readEntries: reads the entries of a zip (from a local header) or a tar (from a
+    ///     header) at `range`'s start, to its end at most, as members; returns the reader (its
+    ///     `memberData` relative to the range).
     func scanOutside(_ top: ArchiveReader, problems: [ArchiveProblem], raw: ArchiveRawBytes, context: MatchContext,
-                     readEntries: (Range<Int64>) -> ArchiveReader,
+                     readEntries: (Range<Int64>, ArchiveKind) -> ArchiveReader,
                      onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> OutsideScan {
         var out = OutsideScan()
         guard let kind = top.kind, raw.size > 0 else { return out }
-        // A zip found only by its end record (a self-extractor): the caller scans all of the
-        // input's bytes itself, with the stub's own layout.
-        let head = raw.bytes(at: 0, count: ArchiveKind.headLength)
-        guard head.withUnsafeBytes({ ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }) != nil else { return out }
         let damaged = problems.indices.filter { ArchiveMemberScan.settledByRawScan(problems[$0].kind) }
+        // A zip found only by its end record (a self-extractor, a piece of a split zip): the
+        // caller scans all of the input's bytes itself, with the stub's own layout; only the
+        // entries its directory leaves out are left to read here.
+        let head = raw.bytes(at: 0, count: ArchiveKind.headLength)
+        guard head.withUnsafeBytes({ ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }) != nil else {
+            if kind == .zip { _ = zipEntriesOutside(raw, covered: top.memberData, known: top.entryDataStarts, readEntries: readEntries) }
+            out.settled = Set(damaged)
+            return out
+        }
         var covered: [Range<Int64>] = []
         if kind.isCompressedStream || top.readThroughFilter {
             // Compressed data throughout: nothing plain lies outside the stream's members
@@ -61,6 +67,7 @@ extension ArchiveMemberScan {
         } else {
             covered = top.memberData
             if kind == .zip { covered += zipEntriesOutside(raw, covered: covered, known: top.entryDataStarts, readEntries: readEntries) }
+            if kind == .tar { covered += tarsAfterTheEnd(raw, top: top, readEntries: readEntries) }
         }
         out.bytes = scanRaw(raw.outside(covered), of: raw, context: context, onFinding: onFinding, onFailure: onFailure)
         out.settled = Set(damaged)
@@ -71,7 +78,7 @@ extension ArchiveMemberScan {
     /// whose data start is no known entry's is read from there on, as a streaming reader would;
     /// returns the data those reads took, in source offsets.
     private func zipEntriesOutside(_ raw: ArchiveRawBytes, covered: [Range<Int64>], known: Set<Int64>,
-                                   readEntries: (Range<Int64>) -> ArchiveReader) -> [Range<Int64>] {
+                                   readEntries: (Range<Int64>, ArchiveKind) -> ArchiveReader) -> [Range<Int64>] {
         var known = known
         var taken: [Range<Int64>] = []
         let window = 1 << 20
@@ -87,7 +94,7 @@ extension ArchiveMemberScan {
                         let nameLength = Int64(bytes[i + 26]) | Int64(bytes[i + 27]) << 8
                         let extraLength = Int64(bytes[i + 28]) | Int64(bytes[i + 29]) << 8
                         if !known.contains(header + 30 + nameLength + extraLength) {
-                            let reader = readEntries(header..<gap.upperBound)
+                            let reader = readEntries(header..<gap.upperBound, .zip)
                             for start in reader.entryDataStarts { known.insert(start + header) }
                             let read = reader.memberData.map { ($0.lowerBound + header)..<($0.upperBound + header) }
                             taken += read
@@ -101,6 +108,34 @@ extension ArchiveMemberScan {
                 if at + Int64(bytes.count) >= gap.upperBound { break }
                 at += Int64(bytes.count - 29)
             }
+        }
+        return taken
+    }
+
+    /// Tars after the point where the reader stopped (its end blocks, or a header it could
+    /// not read): a second tar concatenated to the first (`cat a.tar b.tar`), or the rest of
+    /// a damaged one, whose members GNU tar's `--ignore-zeros` and a resyncing reader still
+    /// extract. Each 512-byte block after the last member's data that is a valid tar header
+    /// (its checksum adds up) starts a read, as members, from there; the reads' data, in
+    /// source offsets. What is not a header stays raw bytes.
+    private func tarsAfterTheEnd(_ raw: ArchiveRawBytes, top: ArchiveReader,
+                                 readEntries: (Range<Int64>, ArchiveKind) -> ArchiveReader) -> [Range<Int64>] {
+        var taken: [Range<Int64>] = []
+        let lastData = max(top.memberData.map(\.upperBound).max() ?? 0, top.entryDataStarts.max() ?? 0)
+        var at = (lastData + 511) / 512 * 512
+        var block = [UInt8](repeating: 0, count: 512)
+        while at + 512 <= raw.size {
+            let got = block.withUnsafeMutableBytes { raw.copy(at..<(at + 512), to: $0.baseAddress!) }
+            guard got == 512 else { break }
+            guard block.withUnsafeBytes({ ArchiveKind.isTarHeader($0) }) else {
+                at += 512
+                continue
+            }
+            let reader = readEntries(at..<raw.size, .tar)
+            let read = reader.memberData.map { ($0.lowerBound + at)..<($0.upperBound + at) }
+            taken += read
+            let end = max(read.map(\.upperBound).max() ?? 0, (reader.entryDataStarts.max() ?? 0) + at)
+            at = max(at + 512, (end + 511) / 512 * 512)
         }
         return taken
     }

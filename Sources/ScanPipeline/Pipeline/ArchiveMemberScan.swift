@@ -94,10 +94,10 @@ final class ArchiveMemberScan {
         let problems = walk(top, chain: [])
         var settled = Set<Int>()
         if let raw = ArchiveRawBytes(source) {
-            let outside = scanOutside(top, problems: problems, raw: raw, context: MatchContext(path: contextPath), readEntries: { range in
-                // Entries found outside the directory are read by their local headers, as a
-                // streaming reader (`bsdtar` from a pipe) would extract them.
-                let reader = ArchiveReader(source: .stream(raw.stream(range)), kind: .zip, budget: budget)
+            let outside = scanOutside(top, problems: problems, raw: raw, context: MatchContext(path: contextPath), readEntries: { range, kind in
+                // Entries found outside the members are read front to back from their header,
+                // as a streaming reader (`bsdtar` from a pipe, `tar --ignore-zeros`) extracts them.
+                let reader = ArchiveReader(source: .stream(raw.stream(range)), kind: kind, budget: budget)
                 for problem in walk(reader, chain: []) where !ArchiveMemberScan.settledByRawScan(problem.kind) {
                     onProblem(problem.members, problem.message)
                 }
