@@ -1,6 +1,11 @@
 import Archives
 import MatchEngine
 import ScanCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What lies in an archive's own bytes outside its members: a tar's headers and pax records,
 /// the padding after each member, the blocks after its end (a second tar concatenated to it,
@@ -84,29 +89,37 @@ extension ArchiveMemberScan {
         let window = 1 << 20
         for gap in raw.outside(covered) {
             var at = gap.lowerBound
-            search: while at + 30 <= gap.upperBound {
+            while at + 30 <= gap.upperBound {
                 let bytes = raw.bytes(at: at, count: Int(min(Int64(window), gap.upperBound - at)))
                 guard bytes.count >= 30 else { break }
-                var i = 0
-                while i + 30 <= bytes.count {
-                    if bytes[i] == 0x50, bytes[i + 1] == 0x4b, bytes[i + 2] == 0x03, bytes[i + 3] == 0x04 {
-                        let header = at + Int64(i)
-                        let nameLength = Int64(bytes[i + 26]) | Int64(bytes[i + 27]) << 8
-                        let extraLength = Int64(bytes[i + 28]) | Int64(bytes[i + 29]) << 8
-                        if !known.contains(header + 30 + nameLength + extraLength) {
-                            let reader = readEntries(header..<gap.upperBound, .zip)
-                            for start in reader.entryDataStarts { known.insert(start + header) }
-                            let read = reader.memberData.map { ($0.lowerBound + header)..<($0.upperBound + header) }
-                            taken += read
-                            at = max(header + 4, read.map(\.upperBound).max() ?? 0)
-                            continue search
+                // Where to go on from: past this window, or past what a read took.
+                var next = at + Int64(bytes.count - 29)
+                let found: Int64? = bytes.withUnsafeBytes { buffer in
+                    var i = 0
+                    while i + 30 <= buffer.count {
+                        guard let hit = memchr(buffer.baseAddress! + i, 0x50, buffer.count - 29 - i) else { return nil }
+                        i = UnsafeRawPointer(hit) - buffer.baseAddress!
+                        if buffer[i + 1] == 0x4b, buffer[i + 2] == 0x03, buffer[i + 3] == 0x04 {
+                            let nameLength = Int64(buffer[i + 26]) | Int64(buffer[i + 27]) << 8
+                            let extraLength = Int64(buffer[i + 28]) | Int64(buffer[i + 29]) << 8
+                            if !known.contains(at + Int64(i) + 30 + nameLength + extraLength) { return at + Int64(i) }
                         }
+                        i += 1
                     }
-                    i += 1
+                    return nil
                 }
-                // The last 29 bytes of a window are looked at again at the next one's start.
-                if at + Int64(bytes.count) >= gap.upperBound { break }
-                at += Int64(bytes.count - 29)
+                if let header = found {
+                    let reader = readEntries(header..<gap.upperBound, .zip)
+                    // A limit reached while reading them (reported there) ends the search too.
+                    if reader.budget.isExhausted { return taken }
+                    for start in reader.entryDataStarts { known.insert(start + header) }
+                    let read = reader.memberData.map { ($0.lowerBound + header)..<($0.upperBound + header) }
+                    taken += read
+                    next = max(header + 4, read.map(\.upperBound).max() ?? 0)
+                } else if at + Int64(bytes.count) >= gap.upperBound {
+                    break
+                }
+                at = next
             }
         }
         return taken
@@ -123,19 +136,29 @@ extension ArchiveMemberScan {
         var taken: [Range<Int64>] = []
         let lastData = max(top.memberData.map(\.upperBound).max() ?? 0, top.entryDataStarts.max() ?? 0)
         var at = (lastData + 511) / 512 * 512
-        var block = [UInt8](repeating: 0, count: 512)
+        // Read a window (2,048 blocks) at a time: a gigabyte appended is 2 million blocks.
+        let window = 1 << 20
         while at + 512 <= raw.size {
-            let got = block.withUnsafeMutableBytes { raw.copy(at..<(at + 512), to: $0.baseAddress!) }
-            guard got == 512 else { break }
-            guard block.withUnsafeBytes({ ArchiveKind.isTarHeader($0) }) else {
-                at += 512
+            let bytes = raw.bytes(at: at, count: Int(min(Int64(window), raw.size - at)))
+            guard bytes.count >= 512 else { break }
+            let found: Int64? = bytes.withUnsafeBytes { buffer in
+                var block = 0
+                while block + 512 <= buffer.count {
+                    if ArchiveKind.isTarHeader(UnsafeRawBufferPointer(rebasing: buffer[block..<(block + 512)])) { return at + Int64(block) }
+                    block += 512
+                }
+                return nil
+            }
+            guard let header = found else {
+                at += Int64(bytes.count / 512 * 512)
                 continue
             }
-            let reader = readEntries(at..<raw.size, .tar)
-            let read = reader.memberData.map { ($0.lowerBound + at)..<($0.upperBound + at) }
+            let reader = readEntries(header..<raw.size, .tar)
+            if reader.budget.isExhausted { break }
+            let read = reader.memberData.map { ($0.lowerBound + header)..<($0.upperBound + header) }
             taken += read
-            let end = max(read.map(\.upperBound).max() ?? 0, (reader.entryDataStarts.max() ?? 0) + at)
-            at = max(at + 512, (end + 511) / 512 * 512)
+            let end = max(read.map(\.upperBound).max() ?? 0, (reader.entryDataStarts.max() ?? 0) + header)
+            at = max(header + 512, (end + 511) / 512 * 512)
         }
         return taken
     }
