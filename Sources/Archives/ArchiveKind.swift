@@ -83,7 +83,7 @@ public enum ArchiveKind: String, Sendable, Hashable {
 
     /// A tar header: the POSIX/GNU magic at 257, or (old v7 tar, no magic) a name and a
     /// header checksum that adds up.
-    static func isTarHeader(_ head: UnsafeRawBufferPointer) -> Bool {
+    public static func isTarHeader(_ head: UnsafeRawBufferPointer) -> Bool {
         guard head.count >= 512 else { return false }
         if head[257] == 0x75, head[258] == 0x73, head[259] == 0x74, head[260] == 0x61, head[261] == 0x72,
            head[262] == 0 || head[262] == 0x20 {

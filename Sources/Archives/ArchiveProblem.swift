@@ -17,6 +17,9 @@ public struct ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible
         case truncated
         /// An encrypted member: its content cannot be scanned.
         case encrypted
+        /// A member in a compression method libarchive does not read (deflate64, implode):
+        /// other readers do, so it is never taken for damage.
+        case unsupported
         /// `maxExpandedBytes` reached: this member and everything after it are not scanned.
         case sizeLimit
         /// A member expands more than `maxCompressionRatio` times its compressed size.
@@ -61,6 +64,7 @@ public struct ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible
         case .corrupt: return "corrupt archive data"
         case .truncated: return "truncated archive"
         case .encrypted: return "encrypted member not scanned"
+        case .unsupported: return "member uses a compression method keyshape cannot read; not scanned"
         case .sizeLimit: return "archive expands past the size limit; the rest is not scanned"
         case .ratioLimit: return "member compressed more than the ratio limit allows; the rest of it is not scanned"
         case .memberLimit: return "archive holds more members than the limit; the rest are not scanned"

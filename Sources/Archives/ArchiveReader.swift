@@ -27,6 +27,19 @@ public final class ArchiveReader {
     public let depth: Int
     public private(set) var kind: ArchiveKind?
     public private(set) var problems: [ArchiveProblem] = []
+    /// Where each regular member's data (stored or compressed, as it lies in the source)
+    /// was read from, in source offsets, when libarchive read the source's own bytes (no
+    /// compression filter between): every other byte of the source lies outside the members
+    /// (headers, a zip's directory and comment, a tar's pax records and what follows its end
+    /// blocks, a zip entry its directory leaves out) and is the caller's to scan as raw bytes
+    /// (`OutsideMembers`). Empty when a filter decompressed the source (`readThroughFilter`).
+    public private(set) var memberData: [Range<Int64>] = []
+    /// Where every entry's data starts in the source (any type, empty ones too), so a zip
+    /// local header found outside the members can be told from a listed entry's.
+    public private(set) var entryDataStarts = Set<Int64>()
+    /// A compression filter stood between the source and the format: `memberData` is empty
+    /// and the source's bytes are compressed data.
+    public private(set) var readThroughFilter = false
 
     /// How many times a seekable archive is reopened to pass a fatal error in one member.
     /// Each reopen re-reads the headers before that member (cheap by seeking), so the cap
@@ -160,6 +173,16 @@ public final class ArchiveReader {
         }
     }
 
+    /// A member's data ends where the format stopped consuming after it: for a zip the
+    /// compressed bytes (and the data descriptor after them); for a tar or ar member at most
+    /// its size, so the padding after it (which no reader shows, and which may hold anything)
+    /// stays outside the members.
+    private func recordMemberData(from start: Int64, declared: Int64?, handle: OpaquePointer) {
+        var end = archive_filter_bytes(handle, 0)
+        if kind != .zip, let declared { end = min(end, start + max(0, declared)) }
+        if end > start { memberData.append(start..<end) }
+    }
+
     private enum Next { case done, reopen(after: Int) }
 
     /// Names of zip entries found sharing another entry's data (reported, then not read).
@@ -233,10 +256,10 @@ public final class ArchiveReader {
         var lastName: [UInt8]?
         while !budget.isExhausted {
             var entry: OpaquePointer?
-            var status = archive_read_next_header(handle, &entry)
+            var status = ArchiveSession.withUTF8Names { archive_read_next_header(handle, &entry) }
             var retries = 0
             while status == ARCHIVE_RETRY, retries < 3 {
-                status = archive_read_next_header(handle, &entry)
+                status = ArchiveSession.withUTF8Names { archive_read_next_header(handle, &entry) }
                 retries += 1
             }
             if status == ARCHIVE_EOF { return .done }
@@ -244,6 +267,7 @@ public final class ArchiveReader {
             if index == 0 {
                 session.hasCompressionFilter = archive_filter_code(handle, 0) != ARCHIVE_FILTER_NONE
                 session.canSkipCheaply = session.cursor.isSeekable && zipCanSeek && !session.hasCompressionFilter
+                if session.hasCompressionFilter { readThroughFilter = true }
             }
             guard status >= ARCHIVE_WARN, let entry else {
                 // A header that cannot be read: the entry is lost; after a fatal one so is the
@@ -255,8 +279,17 @@ public final class ArchiveReader {
                 }
                 continue
             }
+            // What the format has consumed of the source so far: with no filter between,
+            // the offset of this entry's data in the source. Kept for every entry (skipped,
+            // encrypted, overlapping or empty too), so none of them is taken for an entry
+            // that the zip's directory leaves out.
+            let dataStart = session.hasCompressionFilter ? -1 : archive_filter_bytes(handle, 0)
+            if dataStart >= 0 { entryDataStarts.insert(dataStart) }
             if index <= resumeAfter { continue }
-            let name = ArchiveSession.name(of: entry)
+            // A name libarchive could not give (a UTF-8-flagged name that is not UTF-8) is
+            // named by its position, so two such members stay two places.
+            let name = ArchiveSession.withUTF8Names { ArchiveSession.name(of: entry) }
+                ?? Array("<entry \(index): name not decodable>".utf8)
             lastName = name
             if !overlapping.isEmpty, overlapping.contains(name) { continue }
             guard budget.admitMember() else {
@@ -272,13 +305,15 @@ public final class ArchiveReader {
             // A type of 0 is an entry that states none (GNU ar writes a bare "644"): its
             // content is read like a regular file's.
             let type = archive_entry_filetype(entry) & S_IFMT
-            if type == S_IFREG || type == 0 {
+            let regular = type == S_IFREG || type == 0
+            if regular {
                 try body(member)
             }
             // Directories, links and devices carry no content of their own (a link's target
             // is a name, never followed); whatever data they declare is discarded like a
-            // regular member's unread rest.
+            // regular member's unread rest (and, not being a member's, is scanned as raw bytes).
             member.finish(scratch: scratch)
+            if regular, dataStart >= 0 { recordMemberData(from: dataStart, declared: declared, handle: handle) }
             if session.isFatal {
                 // A truncation is the end of the input: nothing follows to read on to.
                 if member.problem?.kind == .truncated { return .done }

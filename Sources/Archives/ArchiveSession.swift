@@ -119,17 +119,50 @@ final class ArchiveSession {
             kind = .truncated
         } else if text.contains("ncrypt") || text.contains("passphrase") {
             kind = .encrypted
+        } else if text.contains("nsupported") {
+            kind = .unsupported
         } else {
             kind = .corrupt
         }
         return ArchiveProblem(kind, member: member, detail: ArchiveProblem.detail(from: raw))
     }
 
-    /// The entry's name bytes as stored (at most 64 KiB of them).
-    static func name(of entry: OpaquePointer) -> [UInt8] {
-        guard let pointer = archive_entry_pathname(entry) ?? archive_entry_pathname_utf8(entry) else { return [] }
+    /// The entry's name bytes as stored (at most 64 KiB of them); nil when libarchive could
+    /// not give one.
+    ///
+    /// A name flagged as UTF-8 (a zip's general-purpose bit 11, which Python, Info-ZIP and
+    /// jar set for any non-ASCII name; a pax `path` record) is converted by libarchive from
+    /// UTF-8 to the locale's character set when the header is read, and in the C locale every
+    /// non-ASCII name fails that conversion and is dropped: each such member printed as an
+    /// empty name, two of them shared a fingerprint, and path-conditioned rules (`.pgpass`)
+    /// never saw the path. Headers are therefore read, and names taken, under a UTF-8 locale
+    /// for this thread only (`withUTF8Names`): the conversion is then UTF-8 to UTF-8 (to NFC,
+    /// as libarchive normalises on every platform but Apple's), and a name stored as plain
+    /// bytes (a zip without the flag, a tar's own header) is handed out as those bytes.
+    static func name(of entry: OpaquePointer) -> [UInt8]? {
+        guard let pointer = archive_entry_pathname(entry) ?? archive_entry_pathname_utf8(entry) else { return nil }
         let length = strnlen(pointer, 65_536)
         return Array(UnsafeRawBufferPointer(start: pointer, count: length))
+    }
+
+    /// The C.UTF-8 locale for LC_CTYPE (nil when the C library has none: names are then
+    /// converted as before, in the process's locale).
+    private static let utf8Locale: locale_t? = {
+        #if canImport(Glibc)
+        return newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil)
+        #else
+        return newlocale(LC_CTYPE_MASK, "UTF-8", nil)
+        #endif
+    }()
+
+    /// Runs `body` (libarchive's header reads and name look-ups) with this thread's locale
+    /// set to `utf8Locale`, then puts the thread's own locale back. Only the calling thread
+    /// is affected, and only for the call: the scan itself never runs under it.
+    static func withUTF8Names<T>(_ body: () throws -> T) rethrows -> T {
+        guard let utf8Locale else { return try body() }
+        let previous = uselocale(utf8Locale)
+        defer { uselocale(previous) }
+        return try body()
     }
 }
 

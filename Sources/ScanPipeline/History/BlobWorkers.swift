@@ -172,25 +172,17 @@ final class BlobWorkers: @unchecked Sendable {
         var findings: [CachedFinding] = []
         var needsHash: [Bool] = []
         var failures: [String] = []
-        // An archive committed to git is opened as `scan` opens the file: its members'
-        // findings carry their member steps and are hashed already (their bytes are gone
-        // after the call); each archive problem is an error for the blob's paths.
-        if pipeline.options.maxArchiveDepth > 0, let kind = ArchiveKind.sniff(bytes) {
-            let archives = ArchiveMemberScan(pipeline: pipeline, options: pipeline.options)
-            let scanned = archives.scan(.buffer(bytes), contextPath: nil, onFinding: { f in
-                findings.append(CachedFinding(f))
-                needsHash.append(false)
-            }, onFailure: { failure, members in
-                let text = String(ArchiveMemberScan.path("", members).dropFirst()) + ": "
-                    + failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "member")
-                if !failures.contains(text) { failures.append(text) }
-            }, onProblem: { members, message in
-                failures.append(members.isEmpty ? message : String(ArchiveMemberScan.path("", members).dropFirst()) + ": " + message)
-            })
+        // An archive committed to git is opened as `scan` opens the file, through the one
+        // function `staged` uses too: its members' findings carry their member steps, those
+        // of its bytes outside the members a raw place, all hashed already (the bytes are
+        // gone after the call); each archive problem is an error for the blob's paths.
+        if let archive = ArchiveMemberScan.scanBlob(bytes, pipeline: pipeline, contextPath: nil) {
+            findings = archive.findings.map(CachedFinding.init)
+            needsHash = Array(repeating: false, count: findings.count)
+            failures = archive.issues.map(ArchiveMemberScan.BlobScan.text)
             // A zip found only by its end record (a self-extractor) is also read as bytes.
-            let headLength = min(bytes.count, ArchiveKind.headLength)
-            if kind != .zip || ArchiveKind.sniff(head: UnsafeRawBufferPointer(rebasing: bytes[0..<headLength]), tail: nil, totalSize: nil) == .zip {
-                return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: scanned.bytes, binary: true, issue: nil,
+            if !archive.scanBytesToo {
+                return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: archive.bytes, binary: true, issue: nil,
                                ruleFailures: failures, needsHash: needsHash)
             }
         }

@@ -49,22 +49,29 @@ final class ArchiveMemberScan {
     /// A problem at a member chain (empty: the archive itself), with fixed text.
     typealias ProblemSink = (_ members: [[UInt8]], _ message: String) -> Void
 
-    /// Scans every member of the archive `source` holds.
+    /// Scans every member of the archive `source` holds, and then what lies outside them in
+    /// the source's own bytes (`scanOutside`: headers, directories, comments, padding, what
+    /// follows the archive's end, zip entries the directory leaves out), so no byte of an
+    /// archive goes unread.
     /// - Parameters:
     ///   - contextPath: the outer input's path; rules and allowlists see a member as
     ///     `path!member!inner`, as it is reported. nil for a git blob, scanned before its
     ///     paths are known (its path conditions are settled later, as for the blob's own).
-    ///   - onFinding: a finding with its member steps first, positions within the member.
+    ///   - onFinding: a finding with its member steps first, positions within the member; a
+    ///     finding outside the members has no member step and a raw place in the source.
     func scan(_ source: ArchiveSource, contextPath: String?, onFinding: (BufferFinding) -> Void,
               onFailure: (RuleFailure, [[UInt8]]) -> Void, onProblem: ProblemSink) -> Outcome {
         let budget = ArchiveBudget(limits: limits)
         var outcome = Outcome()
-        func walk(_ reader: ArchiveReader, chain: [[UInt8]]) {
-            let problems = reader.forEachMember { member in
+        /// Reads every member of `reader`; returns its own problems (at its member chain from
+        /// `reader` in), those of archives nested in it already reported.
+        func walk(_ reader: ArchiveReader, chain: [[UInt8]]) -> [ArchiveProblem] {
+            reader.forEachMember { member in
                 let names = chain + [member.name]
                 let head = member.peek(ArchiveKind.headLength)
                 if head.withUnsafeBytes({ ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }) != nil {
-                    walk(ArchiveReader(source: .member(member), budget: budget, depth: reader.depth + 1), chain: names)
+                    let nested = ArchiveReader(source: .member(member), budget: budget, depth: reader.depth + 1)
+                    for problem in walk(nested, chain: names) { onProblem(names + problem.members, problem.message) }
                     return
                 }
                 if !readWhole(member) {
@@ -82,9 +89,24 @@ final class ArchiveMemberScan {
                 }, onFailure: { onFailure($0, names) })
                 for problem in summary.layoutProblems { onProblem(names, problem) }
             }
-            for problem in problems { onProblem(chain + problem.members, problem.message) }
         }
-        walk(ArchiveReader(source: source, budget: budget), chain: [])
+        let top = ArchiveReader(source: source, budget: budget)
+        let problems = walk(top, chain: [])
+        var settled = Set<Int>()
+        if let raw = ArchiveRawBytes(source) {
+            let outside = scanOutside(top, problems: problems, raw: raw, context: MatchContext(path: contextPath), readEntries: { range, kind in
+                // Entries found outside the members are read front to back from their header,
+                // as a streaming reader (`bsdtar` from a pipe, `tar --ignore-zeros`) extracts them.
+                let reader = ArchiveReader(source: .stream(raw.stream(range)), kind: kind, budget: budget)
+                for problem in walk(reader, chain: []) where !ArchiveMemberScan.settledByRawScan(problem.kind) {
+                    onProblem(problem.members, problem.message)
+                }
+                return reader
+            }, onFinding: onFinding, onFailure: { onFailure($0, []) })
+            settled = outside.settled
+            outcome.bytes += outside.bytes
+        }
+        for (index, problem) in problems.enumerated() where !settled.contains(index) { onProblem(problem.members, problem.message) }
         return outcome
     }
 
