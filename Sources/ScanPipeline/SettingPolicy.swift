@@ -1,5 +1,5 @@
 /// Who may set each thing a config file (or the scanned tree) can say: the one table the
-/// config loader obeys and README's "Who may set what" reproduces (a test compares the two).
+/// config loader obeys and docs/threat-model.md's "Who may set what" reproduces (a test compares the two).
 ///
 /// `user` settings come only from the person running keyshape: flags, `--config FILE`,
 /// `--rules`, the `GITLEAKS_CONFIG*` and `KEYSHAPE_HASH_KEY` environment. Found in the scanned
@@ -14,11 +14,11 @@
 /// beyond the tree asked for, switch rules off, or choose a key its readers would know.
 public enum SettingPolicy {
     public struct Entry: Sendable, Equatable {
-        /// As README writes it: `[scan] minStringLength`, `[[allowlists]] paths`, `.gitleaksignore`.
+        /// As docs/threat-model.md writes it: `[scan] minStringLength`, `[[allowlists]] paths`, `.gitleaksignore`.
         public var name: String
         /// The least trusted origin that may set it: `.repository` means both may.
         public var setBy: ConfigOrigin
-        /// Why, in a few words (README's third column).
+        /// Why, in a few words (docs/threat-model.md's third column).
         public var reason: String
     }
 

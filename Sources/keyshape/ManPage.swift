@@ -87,7 +87,7 @@ enum ManPage {
         .BR git (1),
         .BR githooks (5)
         .PP
-        The README shipped with keyshape describes the rule format, reports, hooks and CI recipes.
+        The README and the docs folder shipped with keyshape describe the rule format, reports, hooks and CI recipes.
 
         """
         return s

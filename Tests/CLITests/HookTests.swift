@@ -268,7 +268,7 @@ final class HookTests: XCTestCase {
         XCTAssertEqual(newBranch.status, 0, newBranch.stdout + newBranch.stderr)
     }
 
-    /// The README's pre-receive recipe, verbatim apart from the keyshape path.
+    /// docs/ci.md's pre-receive recipe, verbatim apart from the keyshape path.
     func testPreReceiveRecipe() throws {
         let server = GitFixture(bare: true, name: "server.git")
         let hook = """

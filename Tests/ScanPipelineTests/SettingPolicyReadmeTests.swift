@@ -3,11 +3,11 @@ import XCTest
 import MatchEngine
 @testable import ScanPipeline
 
-/// README's "Who may set what" table is SettingPolicy's table, row for row, so the two cannot
+/// docs/threat-model.md's "Who may set what" table (moved there from README.md) is SettingPolicy's table, row for row, so the two cannot
 /// drift: a setting added to one and not the other, or a row whose "who" differs, fails here.
 final class SettingPolicyReadmeTests: XCTestCase {
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+        .deletingLastPathComponent().appendingPathComponent("docs/threat-model.md")
 
     /// The rows of the table under the `### Who may set what` heading: (setting, who), backticks
     /// around the setting's name dropped.
@@ -15,7 +15,7 @@ final class SettingPolicyReadmeTests: XCTestCase {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let heading = lines.firstIndex(of: "### Who may set what") else {
-            XCTFail("README.md has no `### Who may set what` section")
+            XCTFail("docs/threat-model.md has no `### Who may set what` section")
             return []
         }
         var rows: [(String, String)] = []
@@ -38,7 +38,7 @@ final class SettingPolicyReadmeTests: XCTestCase {
         let rows = try readmeRows()
         let documented = rows.map { "\(Self.plain($0.name)) \($0.who)" }
         let table = SettingPolicy.entries.map { "\(Self.plain($0.name)) \($0.setBy.rawValue)" }
-        XCTAssertEqual(documented, table, "README.md's `Who may set what` rows, in order, are SettingPolicy.entries")
+        XCTAssertEqual(documented, table, "docs/threat-model.md's `Who may set what` rows, in order, are SettingPolicy.entries")
     }
 
     func testLimitsWhatIsReadAndTheHashKeyAreTheUsers() {
