@@ -52,7 +52,9 @@ public enum TOMLInputCheck {
                 problems.append("RuleLoader threw something other than RuleLoadError")
                 continue
             }
-            if kind == .config && !file.rules.isEmpty { problems.append("a config file loaded rules") }
+            // A config's rules load (the CLI decides whose they are); settings are a config's only.
+            if kind == .rules && file.settings != nil { problems.append("a rules file read [scan] settings") }
+            if file.rules.contains(where: \.fromRepository) { problems.append("the loader marked a rule as the tree's (the CLI's decision)") }
             problems += use(file, on: bytes, checkExamples: kind == .rules)
         }
         return problems
