@@ -109,6 +109,15 @@ final class BufferPipeline {
         var hidden = repositoryRules ? scanner.trustedSpans : []
         hits = scanner.hits
         resumeAt = scanner.resumeAt
+        // By start, so a derived finding looks only at the raw ones inside its span: looking
+        // at all of them made a line of encoded keys quadratic (each decoded finding read every
+        // raw one).
+        raw.sort { $0.range.lowerBound < $1.range.lowerBound }
+        // The line of the last derived finding and whether it holds an inline marker, kept while
+        // findings stay on it (`LineCache`): found again for each, a long line was read whole
+        // at every finding on it.
+        var lines = LineCache()
+        var lineAllowed = false
         let accepted = accept ?? 0..<bytes.count
         let own = accepted.lowerBound..<max(accepted.lowerBound, resumeAt ?? accepted.upperBound)
         var sourceIndexed = false
@@ -118,8 +127,9 @@ final class BufferPipeline {
                 scanner.scan(derived.bytes, isBinary: !derived.isText, context: context, onFinding: { f in
                     guard let span = derived.sourceSpan(f.range) else { return }
                     let value = UnsafeRawBufferPointer(rebasing: derived.bytes[f.range])
-                    if raw.contains(where: { $0.rule == f.ruleIndex && span.lowerBound <= $0.range.lowerBound && $0.range.upperBound <= span.upperBound
-                                             && BufferPipeline.sameValue(value, raw: UnsafeRawBufferPointer(rebasing: bytes[$0.range])) }) { return }
+                    if rawFinding(rule: f.ruleIndex, inside: span, where: {
+                        BufferPipeline.sameValue(value, raw: UnsafeRawBufferPointer(rebasing: bytes[$0]))
+                    }) { return }
                     // Two derived buffers of one span (two levels of one decoded value) may hold it too.
                     guard derivedSeen.insert(DerivedKey(rule: f.ruleIndex, span: span, secretHash: f.secretHash)).inserted else { return }
                     var out = f
@@ -129,8 +139,9 @@ final class BufferPipeline {
                     // Inline markers are read on the original line (a derived buffer has
                     // none of the source's comments).
                     if !binary, out.suppression == nil, !options.ignoreInlineAllow {
-                        let line = Matcher.lineRange(containing: span.lowerBound, in: bytes)
-                        if InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: bytes[line])) { out.suppression = .inline }
+                        let (line, isNew) = lines.line(containing: span.lowerBound, in: bytes)
+                        if isNew { lineAllowed = InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: bytes[line])) }
+                        if lineAllowed { out.suppression = .inline }
                     }
                     if let layout {
                         out.binary = layout.place(baseOffset + span.lowerBound)
@@ -193,6 +204,21 @@ final class BufferPipeline {
     lazy var memberBuffer = ArchiveMemberBuffer()
 
     private var raw: [(rule: Int, range: Range<Int>)] = []
+
+    /// Whether a raw finding of `rule` lies inside `span` and passes `test` (`raw` sorted by start).
+    private func rawFinding(rule: Int, inside span: Range<Int>, where test: (Range<Int>) -> Bool) -> Bool {
+        var lo = 0, hi = raw.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if raw[mid].range.lowerBound < span.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        while lo < raw.count && raw[lo].range.lowerBound < span.upperBound {
+            let r = raw[lo]
+            if r.rule == rule && r.range.upperBound <= span.upperBound && test(r.range) { return true }
+            lo += 1
+        }
+        return false
+    }
     private struct DerivedKey: Hashable { var rule: Int; var span: Range<Int>; var secretHash: String }
 
     /// Whether a derived finding's value is a raw finding's value: the same bytes, or the raw
