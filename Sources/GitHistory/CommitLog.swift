@@ -161,7 +161,7 @@ public final class CommitLog: @unchecked Sendable {
             throw error
         }
         self.shards = started
-        let reader = FDReader(fd: revList.stdoutFD)
+        let reader = revList.outputReader()
         Thread.detachNewThread { [self] in deal(reader) }
     }
 

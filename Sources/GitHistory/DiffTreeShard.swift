@@ -22,6 +22,10 @@ final class DiffTreeShard: @unchecked Sendable {
     /// Parsed chunks not taken yet; at most `ahead`.
     private var parsed: [Chunk] = []
     private var cancelled = false
+    /// Chunks sent, and chunks whose end marker came back: while they are equal, git is
+    /// waiting for keyshape (the watchdog leaves it alone).
+    private var sentChunks = 0
+    private var answeredChunks = 0
     private let writerDone = DispatchSemaphore(value: 0)
     private let readerDone = DispatchSemaphore(value: 0)
 
@@ -44,7 +48,12 @@ final class DiffTreeShard: @unchecked Sendable {
         Subprocess.enlargePipe(process.stdoutFD)
         let fd = process.stdinFD
         Thread.detachNewThread { [self] in writeFeed(fd) }
-        let reader = FDReader(fd: process.stdoutFD)
+        process.watch.owesOutput = { [weak self] in
+            guard let self else { return true }
+            condition.lock(); defer { condition.unlock() }
+            return sentChunks > answeredChunks
+        }
+        let reader = process.outputReader()
         Thread.detachNewThread { [self] in readChunks(reader) }
     }
 
@@ -52,6 +61,7 @@ final class DiffTreeShard: @unchecked Sendable {
     func send(_ lines: [UInt8]) {
         condition.lock()
         feed.append(lines + DiffTreeShard.marker)
+        sentChunks += 1
         condition.broadcast()
         condition.unlock()
     }
@@ -114,6 +124,7 @@ final class DiffTreeShard: @unchecked Sendable {
         defer { condition.unlock() }
         while parsed.count >= DiffTreeShard.ahead && !cancelled { condition.wait() }
         if cancelled { return false }
+        if case .commits(_, complete: true) = chunk { answeredChunks += 1 }
         parsed.append(chunk)
         condition.broadcast()
         return true
