@@ -229,10 +229,12 @@ public final class Git: @unchecked Sendable {
     /// Starts `git args…`.
     /// - Parameter config: `name=value` settings for this command only (after the isolating
     ///   ones), such as a reader's cache size.
+    /// - Parameter dataLimit: a cap on git's heap (`Subprocess.limitData`), for commands
+    ///   whose memory grows with what the repository lists.
     func spawn(_ args: [String], stdin: Subprocess.Input = .null, stdout: Subprocess.Output = .pipe,
-               config: [String] = []) throws -> Subprocess {
+               config: [String] = [], dataLimit: Int? = nil) throws -> Subprocess {
         try Subprocess(executable: executable, arguments: arguments(config.flatMap { ["-c", $0] } + args), environment: environment,
-                       commandName: Git.commandName(args), stdin: stdin, stdout: stdout, stallLimit: stallLimit)
+                       commandName: Git.commandName(args), stdin: stdin, stdout: stdout, stallLimit: stallLimit, dataLimit: dataLimit)
     }
 
     struct Captured {
@@ -243,18 +245,25 @@ public final class Git: @unchecked Sendable {
         var reason: String
     }
 
-    static func capture(executable: String, arguments: [String], environment: [String], command: String, stallLimit: Double) throws -> Captured {
+    static func capture(executable: String, arguments: [String], environment: [String], command: String, stallLimit: Double,
+                        maxBytes: Int = .max, dataLimit: Int? = nil) throws -> Captured {
         let p = try Subprocess(executable: executable, arguments: arguments, environment: environment, commandName: command,
-                               stdin: .null, stdout: .pipe, stallLimit: stallLimit)
-        let out = p.outputReader().readAll()
+                               stdin: .null, stdout: .pipe, stallLimit: stallLimit, dataLimit: dataLimit)
+        guard let out = p.outputReader().readAll(limit: maxBytes) else {
+            p.terminate()
+            p.wait()
+            throw GitError.outputTooLarge(command: command, limit: maxBytes)
+        }
         let status = p.wait()
         return Captured(status: status, stdout: out, stderr: p.stderrBytes, reason: p.stderrReason)
     }
 
     /// Runs `git args…` to completion; stdout, or a typed error naming the command.
-    public func output(_ args: [String]) throws -> [UInt8] {
+    /// - Parameter maxBytes: more output than this ends git and throws `outputTooLarge` (a
+    ///   listing of a tree that repeats one subtree at every level runs to gigabytes).
+    public func output(_ args: [String], maxBytes: Int = .max, dataLimit: Int? = nil) throws -> [UInt8] {
         let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args),
-                                stallLimit: stallLimit)
+                                stallLimit: stallLimit, maxBytes: maxBytes, dataLimit: dataLimit)
         guard r.status == 0 else {
             throw GitError.commandFailed(command: Git.commandName(args), status: r.status, reason: r.reason)
         }

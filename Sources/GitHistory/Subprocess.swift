@@ -34,7 +34,7 @@ final class Subprocess: @unchecked Sendable {
     /// - Parameter stallLimit: seconds a child keyshape waits for may go without output and
     ///   without CPU time before it is killed (`ChildWatchdog`).
     init(executable: String, arguments: [String], environment: [String], commandName: String,
-         stdin: Input, stdout: Output, stallLimit: Double = ChildWatchdog.defaultLimit) throws {
+         stdin: Input, stdout: Output, stallLimit: Double = ChildWatchdog.defaultLimit, dataLimit: Int? = nil) throws {
         Subprocess.ignoreSIGPIPE
         self.commandName = commandName
         var fa = posix_spawn_file_actions_t()
@@ -97,6 +97,7 @@ final class Subprocess: @unchecked Sendable {
             throw GitError.spawnFailed(command: commandName, errno: rc)
         }
         pid = child
+        if let dataLimit { Subprocess.limitData(of: child, to: dataLimit) }
         watch = ChildWatch(pid: child, limit: stallLimit, commandName: commandName)
         ChildWatchdog.shared.register(watch)
         stdinFD = parentIn
@@ -131,6 +132,21 @@ final class Subprocess: @unchecked Sendable {
     private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
         guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(sym, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// Caps the child's heap (RLIMIT_DATA: private writable memory; git's read-only pack
+    /// mappings are not counted), set with prlimit(2) right after the spawn, while the child
+    /// is still starting git: an allocation past it fails and git exits. Linux only, best
+    /// effort (looked up at run time).
+    static func limitData(of child: pid_t, to bytes: Int) {
+        guard let prlimit = Subprocess.prlimit else { return }
+        var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+        _ = prlimit(child, 2 /* RLIMIT_DATA */, &limit, nil)
+    }
+
+    private static let prlimit: (@convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32)? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prlimit") else { return nil }
+        return unsafeBitCast(sym, to: (@convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32).self)
     }()
 
     /// Writing to a pipe whose reader died must be an error, not a signal that ends keyshape.
@@ -387,10 +403,15 @@ final class FDReader {
     }
 
     /// Everything up to end of input.
-    func readAll() -> [UInt8] {
+    func readAll() -> [UInt8] { readAll(limit: .max)! }
+
+    /// Everything up to end of input, or nil as soon as it exceeds `limit` bytes (the rest
+    /// is left unread).
+    func readAll(limit: Int) -> [UInt8]? {
         var out: [UInt8] = []
         while true {
             if start < end { out += UnsafeRawBufferPointer(start: buffer + start, count: end - start); start = end }
+            if out.count > limit { return nil }
             if !fill() { return out }
         }
     }

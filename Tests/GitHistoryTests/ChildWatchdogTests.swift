@@ -40,8 +40,8 @@ final class ChildWatchdogTests: XCTestCase {
     /// A child that uses CPU time without writing (a `rev-list` thinking before its first
     /// line) is working, not stalled.
     func testABusyChildIsNotStalled() throws {
-        let p = try Subprocess(executable: "/bin/sh", arguments: ["-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; echo done"],
-                               environment: [], commandName: "sh", stdin: .null, stdout: .pipe, stallLimit: 0.3)
+        let p = try Subprocess(executable: "/bin/sh", arguments: ["-c", "i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done; echo done"],
+                               environment: [], commandName: "sh", stdin: .null, stdout: .pipe, stallLimit: 1)
         let out = p.outputReader().readAll()
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "done\n")
         XCTAssertEqual(p.wait(), 0, p.stderrReason)
