@@ -11,8 +11,8 @@ import ScanCore
 /// asked for (a link to `/proc/self/environ`, `/etc` or `../..` would read what nobody asked
 /// to scan: noted, not followed); either way each real folder (device and inode)
 /// is walked once and each real file listed once, so neither a loop nor a tree of links
-/// that multiply the paths can make the walk unbounded; `.git` internals are
-/// skipped; FIFOs, sockets and devices are never opened (reading one could block forever)
+/// that multiply the paths can make the walk unbounded; of a `.git` folder only the files
+/// people and tools write are read (`FileWalker+GitDirectory.swift`), not its objects; FIFOs, sockets and devices are never opened (reading one could block forever)
 /// and are noted instead.
 public struct FileWalker {
     public struct Options: Sendable {
@@ -38,12 +38,31 @@ public struct FileWalker {
     }
 
     /// Entries for named files below `root` (as git lists them), reported relative to it.
-    /// Names that are gone or not regular files are noted, not scanned.
+    /// Names that are gone or not regular files are noted, not scanned. A name ending in `/`
+    /// is a repository of its own inside the work tree (a vendored clone: git lists it so
+    /// and no further): its folder is walked, `.git` files included.
     public static func entries(root: String, relativePaths: [[UInt8]]) -> Result {
         var result = Result()
         let rootBytes = Array(root.utf8)
         var folders = ListedFolders(root: root)
-        for rel in relativePaths {
+        for var rel in relativePaths {
+            if rel.last == 47 {
+                rel.removeLast()
+                // Its own folders are not followed out of the tree (links are not followed),
+                // and neither is the way to it.
+                guard !rel.isEmpty, folders.inside(rel[...]) else { continue }
+                var walk = Walk()
+                let os: [CChar] = (rootBytes + [47] + rel).map { CChar(bitPattern: $0) }
+                var st = stat()
+                guard lstat(os + [0], &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { continue }
+                var ancestors = [DevIno(st)]
+                walk.folders.insert(DevIno(st))
+                FileWalker().walkDirectory(os, relative: rel, ancestors: &ancestors, into: &walk)
+                result.files += walk.result.files
+                result.issues += walk.result.issues
+                result.notes += walk.result.notes
+                continue
+            }
             let display = PathText.display(rel)
             let os: [CChar] = (rootBytes + [47] + rel).map { CChar(bitPattern: $0) } + [0]
             // A folder on the way that is a link out of the work tree (a crafted index or a
@@ -124,7 +143,7 @@ public struct FileWalker {
         var boundary = Boundary(roots: [])
     }
 
-    private func walkDirectory(_ dirPath: [CChar], relative: [UInt8], ancestors: inout [DevIno], into walk: inout Walk) {
+    func walkDirectory(_ dirPath: [CChar], relative: [UInt8], ancestors: inout [DevIno], into walk: inout Walk) {
         guard let dir = opendir(dirPath + [0]) else {
             walk.result.issues.append(ScanIssue(path: relative.isEmpty ? "." : PathText.display(relative), message: FileWalker.describe(errno)))
             return
@@ -135,7 +154,6 @@ public struct FileWalker {
                 ptr.withMemoryRebound(to: CChar.self, capacity: 256) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
             }
             if name == [46] || name == [46, 46] { continue }          // . and ..
-            if name == [46, 103, 105, 116] { continue }               // .git: repository internals
             names.append(name)
         }
         closedir(dir)
@@ -167,6 +185,9 @@ public struct FileWalker {
                 mode = st.st_mode & S_IFMT
             }
             switch mode {
+            case S_IFDIR where name == [46, 103, 105, 116]:                // .git: its credential-bearing files
+                guard walk.folders.insert(DevIno(st)).inserted else { walk.reachedAgain += 1; continue }
+                walkGitDirectory(childPath, relative: childRelative, into: &walk)
             case S_IFDIR:
                 let id = DevIno(st)
                 if ancestors.contains(id) {

@@ -67,7 +67,7 @@ public final class CatFileReader {
                               config: streaming ? ["core.deltaBaseCacheLimit=" + CatFileReader.deltaBaseCacheLimit] : [])
         Subprocess.enlargePipe(p.stdoutFD)
         process = p
-        reader = FDReader(fd: p.stdoutFD, coalesce: buffered)
+        reader = p.outputReader(coalesce: buffered)
     }
 
     /// Starts git now rather than at the first read (best effort: a failure is reported by

@@ -143,8 +143,32 @@ public final class CommitLog: @unchecked Sendable {
 
     private let chunkSize: Int
 
+    /// Changed paths one commit may list (`--max-commit-paths`): past it the listing fails
+    /// (`GitError.tooManyPaths`), an error entry. A tree that holds one subtree ten times at
+    /// every level (a "git bomb": 256 KB, ten levels) lists 10^depth paths for one commit;
+    /// listing and attributing them cost 21 s and 347 MB per million paths before this limit
+    /// (depth 6 on a loaded two-core machine), so depth 7 took a minute and 3.4 GB. A quarter
+    /// of a million is more than a whole checkout of most repositories (linux: 90,000 files)
+    /// and keeps one such commit near 80 MB.
+    public static let defaultMaxChangesPerCommit = 250_000
+
+    /// The heap a `diff-tree` may use (`Subprocess.limitData`): git queues every changed path
+    /// of a commit before it prints the first (measured: 294 MB for the million paths of a
+    /// depth-6 bomb, so a depth-7 one took a minute and 2.9 GB before keyshape saw a byte),
+    /// so the path limit is enforced on git's side too: 128 MiB (git's delta-base cache of
+    /// 96 MiB and the rest) plus 400 bytes per allowed path. A commit past it ends git with
+    /// "out of memory", an error entry.
+    static func diffTreeDataLimit(_ maxChangesPerCommit: Int) -> Int {
+        let (perPath, overflow) = maxChangesPerCommit.multipliedReportingOverflow(by: 400)
+        return overflow ? Int.max : (128 << 20) + min(perPath, Int.max - (128 << 20))
+    }
+
+    /// The most output a whole listing read at once may have (a merge's deletions, a notes
+    /// tree): about `defaultMaxChangesPerCommit` records of a typical 100 bytes and more.
+    public static let maxListingBytes = 32 << 20
+
     public init(git: Git, selection: CommitSelection, shards: Int = CommitLog.defaultShards,
-                chunkCommits: Int = CommitLog.chunkCommits) throws {
+                chunkCommits: Int = CommitLog.chunkCommits, maxChangesPerCommit: Int = CommitLog.defaultMaxChangesPerCommit) throws {
         self.git = git
         chunkSize = max(1, chunkCommits)
         revList = try git.spawn(["rev-list", "--parents"] + selection.revListArguments + ["--"])
@@ -152,7 +176,8 @@ public final class CommitLog: @unchecked Sendable {
         do {
             for _ in 0..<max(1, shards) {
                 started.append(try DiffTreeShard(git: git, arguments: ["diff-tree", "--stdin", "-r", "-c", "--raw", "-z", "--root", "--no-abbrev",
-                                                                      "--no-ext-diff", "--no-textconv", CommitLog.format]))
+                                                                      "--no-ext-diff", "--no-textconv", CommitLog.format],
+                                               maxChangesPerCommit: maxChangesPerCommit))
             }
         } catch {
             for s in started { s.closeFeed(); s.cancel(); _ = s.wait() }
@@ -161,7 +186,7 @@ public final class CommitLog: @unchecked Sendable {
             throw error
         }
         self.shards = started
-        let reader = FDReader(fd: revList.stdoutFD)
+        let reader = revList.outputReader()
         Thread.detachNewThread { [self] in deal(reader) }
     }
 
@@ -326,7 +351,8 @@ extension CommitLog {
     /// the stream; attribution asks for these, rarely (see `HistoryRun.attribute`).
     public static func deletions(_ git: Git, from parent: ObjectID, to commit: ObjectID) throws -> [TreeChange] {
         let out = try git.output(["diff-tree", "-r", "--raw", "-z", "--no-abbrev", "--diff-filter=D",
-                                  "--no-ext-diff", "--no-textconv", parent.hex, commit.hex, "--"])
+                                  "--no-ext-diff", "--no-textconv", parent.hex, commit.hex, "--"], maxBytes: CommitLog.maxListingBytes,
+                                 dataLimit: diffTreeDataLimit(defaultMaxChangesPerCommit))
         return try parseRecords(out, command: "git diff-tree")
     }
 

@@ -63,7 +63,7 @@ public enum CommitTexts {
     /// removed, is an object name (what `git notes list` shows; other files in a notes tree
     /// are no notes and are left to the blob scan, which reads them anyway).
     public static func notes(_ git: Git, in commit: ObjectID) throws -> [Note] {
-        let out = try git.output(["ls-tree", "-r", "-z", "--full-tree", commit.hex, "--"])
+        let out = try git.output(["ls-tree", "-r", "-z", "--full-tree", commit.hex, "--"], maxBytes: CommitLog.maxListingBytes)
         var notes: [Note] = []
         let hexLength = git.oidByteCount * 2
         for record in out.split(separator: 0) {

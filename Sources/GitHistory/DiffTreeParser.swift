@@ -4,38 +4,58 @@
 /// commits (`DiffTreeShard`).
 struct DiffTreeParser {
     let reader: FDReader
+    /// Changed paths one commit may list before the listing fails (`GitError.tooManyPaths`).
+    var maxChangesPerCommit = CommitLog.defaultMaxChangesPerCommit
+    /// Changed paths after which the commits read so far go to the consumer as a piece of
+    /// their chunk, so what waits in memory does not grow with the chunk.
+    var pieceChanges = 50_000
 
-    /// The commits up to the next chunk marker; `complete` is false when git's output ended
-    /// first (then the commits before that end).
-    mutating func chunk() throws -> (commits: [CommitChanges], complete: Bool) {
+    /// Where `chunk` stopped.
+    enum End {
+        /// The chunk's marker: the chunk is complete.
+        case marker
+        /// `pieceChanges` reached between two commits: more of the chunk follows.
+        case piece
+        /// git's output ended (the commits before that end are returned).
+        case eof
+    }
+
+    /// The commits up to the next chunk marker, or a piece of them.
+    mutating func chunk() throws -> (commits: [CommitChanges], end: End) {
         var commits: [CommitChanges] = []
+        var changes = 0
         while true {
-            guard let b = reader.peek() else { return (commits, false) }
+            guard let b = reader.peek() else { return (commits, .eof) }
             switch b {
             case 0x0A, 0x00:
                 reader.skipByte()
             case 0x02:
                 reader.skipByte()
                 if reader.peek() == 0x0A { reader.skipByte() }
-                return (commits, true)
+                return (commits, .marker)
             case 0x01:
                 guard let header = readHeader() else {
                     throw GitError.unexpectedOutput(command: "git diff-tree", detail: "malformed commit header")
                 }
-                commits.append(CommitChanges(commit: header, changes: try readChanges(parents: header.parents.count)))
+                let read = try readChanges(commit: header.id)
+                commits.append(CommitChanges(commit: header, changes: read))
+                changes += read.count
+                if changes >= pieceChanges, reader.peek() != 0x02 { return (commits, .piece) }
             default:
                 throw GitError.unexpectedOutput(command: "git diff-tree", detail: "unexpected byte \(b)")
             }
         }
     }
 
-    /// Records up to the next header, chunk marker or the end.
-    private func readChanges(parents: Int) throws -> [TreeChange] {
+    /// Records up to the next header, chunk marker or the end; at most `maxChangesPerCommit`
+    /// (a tree repeated at every level lists millions of paths from a few kilobytes).
+    private func readChanges(commit: ObjectID) throws -> [TreeChange] {
         var changes: [TreeChange] = []
         while let b = reader.peek() {
             if b == 0x0A || b == 0x00 { reader.skipByte(); continue }
             if b == 0x01 || b == 0x02 { break }
             guard b == 0x3A else { throw GitError.unexpectedOutput(command: "git diff-tree", detail: "unexpected byte \(b)") }
+            guard changes.count < maxChangesPerCommit else { throw GitError.tooManyPaths(commit: commit.hex, limit: maxChangesPerCommit) }
             changes.append(try readChange())
         }
         return changes

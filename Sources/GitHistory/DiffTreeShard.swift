@@ -19,15 +19,26 @@ final class DiffTreeShard: @unchecked Sendable {
     /// Chunks of `rev-list` lines not written yet.
     private var feed: [[UInt8]] = []
     private var feedClosed = false
-    /// Parsed chunks not taken yet; at most `ahead`.
+    /// Parsed chunks (or pieces of chunks) not taken yet: at most `ahead`, and no more once
+    /// they hold `aheadChanges` changed paths.
     private var parsed: [Chunk] = []
+    private var parsedChanges = 0
+    private let maxChangesPerCommit: Int
     private var cancelled = false
+    /// Chunks sent, and chunks whose end marker came back: while they are equal, git is
+    /// waiting for keyshape (the watchdog leaves it alone).
+    private var sentChunks = 0
+    private var answeredChunks = 0
     private let writerDone = DispatchSemaphore(value: 0)
     private let readerDone = DispatchSemaphore(value: 0)
 
     /// Parsed chunks kept ready per process: enough that a process never waits while the
     /// consumer works through another one's chunk, few enough that memory stays small.
     static let ahead = 3
+    /// Changed paths kept ready per process (a history of huge commits keeps memory as flat
+    /// as one of small ones: the parser hands them over in pieces of `pieceChanges`).
+    static let aheadChanges = 100_000
+    static let pieceChanges = 50_000
     /// The line after each chunk.
     static let marker: [UInt8] = [0x02, 0x0A]
 
@@ -39,12 +50,18 @@ final class DiffTreeShard: @unchecked Sendable {
         case failed(GitError)
     }
 
-    init(git: Git, arguments: [String]) throws {
-        process = try git.spawn(arguments, stdin: .pipe)
+    init(git: Git, arguments: [String], maxChangesPerCommit: Int = CommitLog.defaultMaxChangesPerCommit) throws {
+        self.maxChangesPerCommit = maxChangesPerCommit
+        process = try git.spawn(arguments, stdin: .pipe, dataLimit: CommitLog.diffTreeDataLimit(maxChangesPerCommit))
         Subprocess.enlargePipe(process.stdoutFD)
         let fd = process.stdinFD
         Thread.detachNewThread { [self] in writeFeed(fd) }
-        let reader = FDReader(fd: process.stdoutFD)
+        process.watch.owesOutput = { [weak self] in
+            guard let self else { return true }
+            condition.lock(); defer { condition.unlock() }
+            return sentChunks > answeredChunks
+        }
+        let reader = process.outputReader()
         Thread.detachNewThread { [self] in readChunks(reader) }
     }
 
@@ -52,6 +69,7 @@ final class DiffTreeShard: @unchecked Sendable {
     func send(_ lines: [UInt8]) {
         condition.lock()
         feed.append(lines + DiffTreeShard.marker)
+        sentChunks += 1
         condition.broadcast()
         condition.unlock()
     }
@@ -70,6 +88,7 @@ final class DiffTreeShard: @unchecked Sendable {
         defer { condition.unlock() }
         while parsed.isEmpty { condition.wait() }
         let c = parsed.removeFirst()
+        parsedChanges -= DiffTreeShard.weight(c)
         if case .commits = c {} else { parsed.insert(c, at: 0) }  // the end stays the end
         condition.broadcast()
         return c
@@ -112,8 +131,12 @@ final class DiffTreeShard: @unchecked Sendable {
     private func put(_ chunk: Chunk) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while parsed.count >= DiffTreeShard.ahead && !cancelled { condition.wait() }
+        while !parsed.isEmpty && (parsed.count >= DiffTreeShard.ahead || parsedChanges >= DiffTreeShard.aheadChanges) && !cancelled {
+            condition.wait()
+        }
         if cancelled { return false }
+        parsedChanges += DiffTreeShard.weight(chunk)
+        if case .commits(_, complete: true) = chunk { answeredChunks += 1 }
         parsed.append(chunk)
         condition.broadcast()
         return true
@@ -122,15 +145,19 @@ final class DiffTreeShard: @unchecked Sendable {
     private func readChunks(_ reader: FDReader) {
         defer { readerDone.signal() }
         var parser = DiffTreeParser(reader: reader)
+        parser.maxChangesPerCommit = maxChangesPerCommit
+        parser.pieceChanges = DiffTreeShard.pieceChanges
         while true {
             do {
-                let (commits, complete) = try parser.chunk()
-                if !commits.isEmpty || complete {
-                    if !put(.commits(commits, complete: complete)) { return }
+                let (commits, end) = try parser.chunk()
+                if !commits.isEmpty || end == .marker {
+                    // A piece is a chunk not complete yet: the consumer takes its next part from
+                    // this process again.
+                    if !put(.commits(commits, complete: end == .marker)) { return }
                 }
                 // Output that ends without a marker: git ended (its status says why, and the
                 // commit log sees fewer chunks than it dealt).
-                if !complete {
+                if end == .eof {
                     _ = put(.end)
                     return
                 }
@@ -144,6 +171,11 @@ final class DiffTreeShard: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    static func weight(_ chunk: Chunk) -> Int {
+        guard case .commits(let commits, _) = chunk else { return 0 }
+        return commits.reduce(0) { $0 + $1.changes.count }
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

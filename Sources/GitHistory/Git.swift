@@ -52,6 +52,9 @@ public final class Git: @unchecked Sendable {
     public let oidByteCount: Int
     private(set) var environment: [String]
     let configArgs: [String]
+    /// Seconds a git child keyshape waits for may go without output and CPU time before it
+    /// is killed as stalled (`ChildWatchdog`): `Options.stallSeconds`.
+    public let stallLimit: Double
     /// The shallow file keyshape wrote for git, removed with this value.
     private var ownShallowFile: String?
 
@@ -64,6 +67,9 @@ public final class Git: @unchecked Sendable {
         public var trustForeignOwner = true
         /// The environment to start from (tests replace it).
         public var baseEnvironment: [String: String] = ProcessInfo.processInfo.environment
+        /// The stall limit of every git child (`ChildWatchdog`); nil: `KEYSHAPE_GIT_STALL_SECONDS`
+        /// from `baseEnvironment`, else 60 s.
+        public var stallSeconds: Double?
 
         public init() {}
     }
@@ -75,15 +81,18 @@ public final class Git: @unchecked Sendable {
         environment = Git.isolatedEnvironment(options.baseEnvironment, passIndexFile: options.useCallerIndexFile)
             + ["GIT_SHALLOW_FILE=/dev/null"]
         configArgs = Git.isolatingConfig(trustForeignOwner: options.trustForeignOwner)
+        stallLimit = options.stallSeconds ?? ChildWatchdog.limit(from: options.baseEnvironment)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
             throw GitError.notARepository(path: path, detail: "no such folder")
         }
+        // Before git opens anything: a FIFO where git reads a file would block it for good.
+        let checked = try Git.refuseSpecialFiles(above: path)
         // One process: `--show-toplevel` fails in a bare repository after the rest is printed.
         let probe = try Git.capture(executable: executable, arguments: ["--no-pager", "-C", path] + configArgs
                                     + ["rev-parse", "--is-bare-repository", "--absolute-git-dir",
                                        "--show-object-format", "--git-path", "shallow", "--show-toplevel"],
-                                    environment: environment, command: "git rev-parse")
+                                    environment: environment, command: "git rev-parse", stallLimit: stallLimit)
         let lines = String(decoding: probe.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count >= 4, lines[0] == "true" || lines[0] == "false" else {
             throw GitError.notARepository(path: path, detail: Git.notARepositoryDetail(probe))
@@ -101,7 +110,26 @@ public final class Git: @unchecked Sendable {
         } else {
             throw GitError.notARepository(path: path, detail: Git.notARepositoryDetail(probe))
         }
+        if gitDir != checked, let found = SpecialFileCheck.firstSpecialFile(gitDir: gitDir, workTree: isBare ? nil : root) {
+            throw SpecialFileCheck.refusal(found)
+        }
         try adoptShallowBoundary(ShallowBoundary(git: self, file: shallowPath, repository: path))
+    }
+
+    /// Checks the git directory that git would find for `path` (a `.git` folder in it or
+    /// above, or a bare repository) for special files (`SpecialFileCheck`), without starting
+    /// git; a `.git` file's `gitdir:` link is not followed here (the directory git finds
+    /// through it is checked once git named it). The folder checked, if any.
+    static func refuseSpecialFiles(above path: String) throws -> String? {
+        guard let marker = Git.repositoryMarker(above: path) else { return nil }
+        var st = stat()
+        guard lstat(marker, &st) == 0 else { return nil }
+        let mode = st.st_mode & S_IFMT
+        if mode == S_IFREG || mode == S_IFLNK { return nil }
+        guard mode == S_IFDIR else { throw SpecialFileCheck.refusal(marker) }
+        let workTree = marker.hasSuffix("/.git") ? String(marker.dropLast(5)) : nil
+        if let found = SpecialFileCheck.firstSpecialFile(gitDir: marker, workTree: workTree) { throw SpecialFileCheck.refusal(found) }
+        return URL(fileURLWithPath: marker).standardizedFileURL.path
     }
 
     deinit {
@@ -121,7 +149,7 @@ public final class Git: @unchecked Sendable {
     /// keyshape's words for why `rev-parse` found no repository: never git's (they quote a
     /// `.git` file's `gitdir:` line, which the repository chose).
     static func notARepositoryDetail(_ probe: Captured) -> String {
-        let reason = GitError.explain(probe.stderr)
+        let reason = probe.reason
         return reason.isEmpty ? "git rev-parse failed (exit \(probe.status))" : reason
     }
 
@@ -201,36 +229,52 @@ public final class Git: @unchecked Sendable {
     /// Starts `git args…`.
     /// - Parameter config: `name=value` settings for this command only (after the isolating
     ///   ones), such as a reader's cache size.
+    /// - Parameter dataLimit: a cap on git's heap (`Subprocess.limitData`), for commands
+    ///   whose memory grows with what the repository lists.
     func spawn(_ args: [String], stdin: Subprocess.Input = .null, stdout: Subprocess.Output = .pipe,
-               config: [String] = []) throws -> Subprocess {
+               config: [String] = [], dataLimit: Int? = nil) throws -> Subprocess {
         try Subprocess(executable: executable, arguments: arguments(config.flatMap { ["-c", $0] } + args), environment: environment,
-                       commandName: Git.commandName(args), stdin: stdin, stdout: stdout)
+                       commandName: Git.commandName(args), stdin: stdin, stdout: stdout, stallLimit: stallLimit, dataLimit: dataLimit)
     }
 
-    struct Captured { var status: Int32; var stdout: [UInt8]; var stderr: [UInt8] }
+    struct Captured {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: [UInt8]
+        /// keyshape's explanation of the failure (the watchdog's, or of git's stderr), or "".
+        var reason: String
+    }
 
-    static func capture(executable: String, arguments: [String], environment: [String], command: String) throws -> Captured {
+    static func capture(executable: String, arguments: [String], environment: [String], command: String, stallLimit: Double,
+                        maxBytes: Int = .max, dataLimit: Int? = nil) throws -> Captured {
         let p = try Subprocess(executable: executable, arguments: arguments, environment: environment, commandName: command,
-                               stdin: .null, stdout: .pipe)
-        let reader = FDReader(fd: p.stdoutFD)
-        let out = reader.readAll()
+                               stdin: .null, stdout: .pipe, stallLimit: stallLimit, dataLimit: dataLimit)
+        guard let out = p.outputReader().readAll(limit: maxBytes) else {
+            p.terminate()
+            p.wait()
+            throw GitError.outputTooLarge(command: command, limit: maxBytes)
+        }
         let status = p.wait()
-        return Captured(status: status, stdout: out, stderr: p.stderrBytes)
+        return Captured(status: status, stdout: out, stderr: p.stderrBytes, reason: p.stderrReason)
     }
 
     /// Runs `git args…` to completion; stdout, or a typed error naming the command.
-    public func output(_ args: [String]) throws -> [UInt8] {
-        let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args))
+    /// - Parameter maxBytes: more output than this ends git and throws `outputTooLarge` (a
+    ///   listing of a tree that repeats one subtree at every level runs to gigabytes).
+    public func output(_ args: [String], maxBytes: Int = .max, dataLimit: Int? = nil) throws -> [UInt8] {
+        let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args),
+                                stallLimit: stallLimit, maxBytes: maxBytes, dataLimit: dataLimit)
         guard r.status == 0 else {
-            throw GitError.commandFailed(command: Git.commandName(args), status: r.status, reason: GitError.explain(r.stderr))
+            throw GitError.commandFailed(command: Git.commandName(args), status: r.status, reason: r.reason)
         }
         return r.stdout
     }
 
     /// Like `output`, but a failure is a value: (status, stdout, keyshape's explanation).
     public func tryOutput(_ args: [String]) throws -> (status: Int32, stdout: [UInt8], reason: String) {
-        let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args))
-        return (r.status, r.stdout, GitError.explain(r.stderr))
+        let r = try Git.capture(executable: executable, arguments: arguments(args), environment: environment, command: Git.commandName(args),
+                                stallLimit: stallLimit)
+        return (r.status, r.stdout, r.reason)
     }
 
     private let versionLock = NSLock()
@@ -240,7 +284,8 @@ public final class Git: @unchecked Sendable {
     public var version: [Int] {
         versionLock.lock(); defer { versionLock.unlock() }
         if let cachedVersion { return cachedVersion }
-        let text = (try? Git.capture(executable: executable, arguments: ["version"], environment: environment, command: "git version"))
+        let text = (try? Git.capture(executable: executable, arguments: ["version"], environment: environment, command: "git version",
+                                     stallLimit: stallLimit))
             .map { String(decoding: $0.stdout, as: UTF8.self) } ?? ""
         // "git version 2.39.5" (vendors append more)
         let numbers = text.split(separator: " ").dropFirst(2).first.map { $0.split(separator: ".").prefix(3).compactMap { Int($0) } } ?? []
@@ -276,7 +321,7 @@ public final class Git: @unchecked Sendable {
 
     /// The commit a `startResolving` process named, or nil.
     static func resolved(_ p: Subprocess) -> ObjectID? {
-        let out = FDReader(fd: p.stdoutFD).readAll()
+        let out = p.outputReader().readAll()
         return p.wait() == 0 ? ObjectID(hexBytes: out.prefix { $0 != 0x0A }) : nil
     }
 }

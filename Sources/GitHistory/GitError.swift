@@ -18,6 +18,11 @@ public enum GitError: Error, Sendable, Equatable, CustomStringConvertible {
     case commandFailed(command: String, status: Int32, reason: String)
     /// git's output did not have the expected shape.
     case unexpectedOutput(command: String, detail: String)
+    /// A commit changes more paths than the limit (`CommitLog.maxChangesPerCommit`): the
+    /// listing stopped there.
+    case tooManyPaths(commit: String, limit: Int)
+    /// A listing git was asked for ran past `limit` bytes; git was stopped.
+    case outputTooLarge(command: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -34,6 +39,10 @@ public enum GitError: Error, Sendable, Equatable, CustomStringConvertible {
                 + (reason.isEmpty ? "; git's message is not shown (it can quote repository content): run the command in the repository to see it" : ": \(reason)")
         case .unexpectedOutput(let command, let detail):
             return "\(command): unexpected output (\(detail))"
+        case .outputTooLarge(let command, let limit):
+            return "\(command): more than \(limit) bytes of output (one tree repeated at every level, a \"git bomb\", lists millions of paths from a few kilobytes); stopped"
+        case .tooManyPaths(let commit, let limit):
+            return "commit \(commit) changes more than \(limit) paths (one tree repeated at every level, a \"git bomb\", lists millions of paths from a few kilobytes); the history was not scanned from there on (--max-commit-paths N raises the limit)"
         }
     }
 
@@ -41,6 +50,8 @@ public enum GitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the explanation keyshape prints instead of git's words. First match wins.
     static let knownCauses: [(needle: String, explanation: String)] = [
         ("detected dubious ownership", "the repository is owned by another user (git's safe.directory check); to allow it: git config --global --add safe.directory <path>"),
+        ("out of memory", "git ran out of the memory keyshape allows it: a commit lists more paths than --max-commit-paths allows (one tree repeated at every level, a \"git bomb\", lists millions from a few kilobytes)"),
+        ("cannot allocate memory", "git ran out of the memory keyshape allows it: a commit lists more paths than --max-commit-paths allows (one tree repeated at every level, a \"git bomb\", lists millions from a few kilobytes)"),
         ("bad config", "git cannot parse the repository's configuration"),
         ("bad numeric config value", "git cannot parse the repository's configuration"),
         ("bad boolean config value", "git cannot parse the repository's configuration"),

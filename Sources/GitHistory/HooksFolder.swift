@@ -20,8 +20,8 @@ extension Git {
         }
         let command = "git rev-parse --git-path"
         let r = try Git.capture(executable: executable, arguments: ["--no-pager", "-C", root] + config + ["rev-parse", "--git-path", "hooks"],
-                                environment: env, command: command)
-        guard r.status == 0 else { throw GitError.commandFailed(command: command, status: r.status, reason: GitError.explain(r.stderr)) }
+                                environment: env, command: command, stallLimit: stallLimit)
+        guard r.status == 0 else { throw GitError.commandFailed(command: command, status: r.status, reason: r.reason) }
         // One line; only its newline is git's. A folder name may itself end in spaces.
         var out = r.stdout
         if out.last == 0x0A { out.removeLast() }

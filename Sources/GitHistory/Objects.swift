@@ -32,7 +32,7 @@ extension Git {
     /// not, with its size, in pack order. `body` returns false to stop.
     public func allBlobs(_ body: (ObjectID, Int) -> Bool) throws {
         let p = try spawn(["cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype) %(objectsize)", "--unordered"])
-        let reader = FDReader(fd: p.stdoutFD)
+        let reader = p.outputReader()
         var stopped = false
         while !stopped, let line = reader.token(0x0A) {
             let f = line.split(separator: 0x20)
@@ -51,7 +51,7 @@ extension Git {
     /// alternates), reachable or not, in pack order: `--all-objects` reads their messages too.
     public func allCommitsAndTags() throws -> (commits: [ObjectID], tags: [ObjectID]) {
         let p = try spawn(["cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)", "--unordered"])
-        let reader = FDReader(fd: p.stdoutFD)
+        let reader = p.outputReader()
         var commits: [ObjectID] = [], tags: [ObjectID] = []
         while let line = reader.token(0x0A) {
             let f = line.split(separator: 0x20)

@@ -51,7 +51,7 @@ public final class StagedDiffReading: @unchecked Sendable {
                                  // that child reads the submodule's own config and attributes, diff drivers too.
                                  "--submodule=short",
                                  "--"])
-        reader = FDReader(fd: process.stdoutFD)
+        reader = process.outputReader()
     }
 
     /// What the index changes, without added lines. A git that fails before or while

@@ -22,14 +22,19 @@ final class Subprocess: @unchecked Sendable {
     private let stderrBox = StderrBox()
     private var exitStatus: Int32?
     let commandName: String
+    /// The watchdog's view of this child (`ChildWatchdog`): reads of its output and the wait
+    /// for its exit are watched, and a child stalled past `stallLimit` is killed.
+    let watch: ChildWatch
 
     private final class StderrBox: @unchecked Sendable { var bytes: [UInt8] = [] }
 
     /// Keeps the first 16 KiB of stderr; the rest is drained and dropped.
     static let stderrLimit = 16 << 10
 
+    /// - Parameter stallLimit: seconds a child keyshape waits for may go without output and
+    ///   without CPU time before it is killed (`ChildWatchdog`).
     init(executable: String, arguments: [String], environment: [String], commandName: String,
-         stdin: Input, stdout: Output) throws {
+         stdin: Input, stdout: Output, stallLimit: Double = ChildWatchdog.defaultLimit, dataLimit: Int? = nil) throws {
         Subprocess.ignoreSIGPIPE
         self.commandName = commandName
         var fa = posix_spawn_file_actions_t()
@@ -92,6 +97,9 @@ final class Subprocess: @unchecked Sendable {
             throw GitError.spawnFailed(command: commandName, errno: rc)
         }
         pid = child
+        if let dataLimit { Subprocess.limitData(of: child, to: dataLimit) }
+        watch = ChildWatch(pid: child, limit: stallLimit, commandName: commandName)
+        ChildWatchdog.shared.register(watch)
         stdinFD = parentIn
         stdoutFD = parentOut
         let box = stderrBox, done = stderrDone
@@ -126,6 +134,21 @@ final class Subprocess: @unchecked Sendable {
         return unsafeBitCast(sym, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
+    /// Caps the child's heap (RLIMIT_DATA: private writable memory; git's read-only pack
+    /// mappings are not counted), set with prlimit(2) right after the spawn, while the child
+    /// is still starting git: an allocation past it fails and git exits. Linux only, best
+    /// effort (looked up at run time).
+    static func limitData(of child: pid_t, to bytes: Int) {
+        guard let prlimit = Subprocess.prlimit else { return }
+        var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+        _ = prlimit(child, 2 /* RLIMIT_DATA */, &limit, nil)
+    }
+
+    private static let prlimit: (@convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32)? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prlimit") else { return nil }
+        return unsafeBitCast(sym, to: (@convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32).self)
+    }()
+
     /// Writing to a pipe whose reader died must be an error, not a signal that ends keyshape.
     private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
@@ -149,6 +172,13 @@ final class Subprocess: @unchecked Sendable {
     func wait() -> Int32 {
         if let exitStatus { return exitStatus }
         closeStdin()
+        // Waits without reaping (the watchdog may still signal the pid, which no other
+        // process can take while it is a zombie), then reaps.
+        watch.waiting {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        }
+        watch.markReaped()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         stderrDone.wait()
@@ -162,8 +192,16 @@ final class Subprocess: @unchecked Sendable {
     /// Ends the child early (used when a scan stops).
     func terminate() { kill(pid, SIGTERM) }
 
-    /// keyshape's explanation of git's stderr (never git's words); valid after `wait()`.
-    var stderrReason: String { GitError.explain(stderrBox.bytes) }
+    /// keyshape's explanation of git's stderr (never git's words), or of the watchdog's
+    /// ending it; valid after `wait()`.
+    var stderrReason: String { watch.stallReason ?? GitError.explain(stderrBox.bytes) }
+
+    /// A reader of the child's output (`.pipe`) whose blocking reads the watchdog watches.
+    func outputReader(coalesce: Bool = false) -> FDReader {
+        let reader = FDReader(fd: stdoutFD, coalesce: coalesce)
+        reader.watch = watch
+        return reader
+    }
     var stderrBytes: [UInt8] { stderrBox.bytes }
 
     deinit {
@@ -174,6 +212,9 @@ final class Subprocess: @unchecked Sendable {
 /// Buffered reads from a descriptor: tokens up to a delimiter, exact byte counts.
 final class FDReader {
     let fd: Int32
+    /// The child whose output this is, when a watchdog watches it: each blocking read is a
+    /// wait for that child.
+    var watch: ChildWatch?
     private var buffer: UnsafeMutableRawPointer
     private var capacity: Int
     private var start = 0
@@ -281,7 +322,7 @@ final class FDReader {
     /// error, which ends the input.
     private func readFile(into destination: UnsafeMutableRawPointer, count: Int) -> Int? {
         while true {
-            let n = Glibc.read(fd, destination, count)
+            let n = watch.map { w in w.waiting { Glibc.read(fd, destination, count) } } ?? Glibc.read(fd, destination, count)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { atEOF = true; return nil }
             return n
@@ -362,10 +403,15 @@ final class FDReader {
     }
 
     /// Everything up to end of input.
-    func readAll() -> [UInt8] {
+    func readAll() -> [UInt8] { readAll(limit: .max)! }
+
+    /// Everything up to end of input, or nil as soon as it exceeds `limit` bytes (the rest
+    /// is left unread).
+    func readAll(limit: Int) -> [UInt8]? {
         var out: [UInt8] = []
         while true {
             if start < end { out += UnsafeRawBufferPointer(start: buffer + start, count: end - start); start = end }
+            if out.count > limit { return nil }
             if !fill() { return out }
         }
     }

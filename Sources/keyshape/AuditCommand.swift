@@ -49,7 +49,9 @@ enum AuditCommand {
 
         // History.
         if git != nil {
-            let history = HistoryScanner(ruleSet: ruleSet, options: options, history: HistoryOptions())
+            var wanted = HistoryOptions()
+            if let n = inv.maxCommitPaths { wanted.maxCommitPaths = n }
+            let history = HistoryScanner(ruleSet: ruleSet, options: options, history: wanted)
             DatastoreRecorder.current?.attach(to: history)
             let historyProgress = progressLine(inv, history.progress, .history, "history")
             do {

@@ -127,6 +127,10 @@ enum FlagTable {
         Flag(name: "--all-objects", short: nil, value: nil, help: "history: also every blob no commit reaches (dangling, dropped stashes), as kind `blob`", commands: [.history]) { inv, _ in
             inv.allObjects = true
         },
+        Flag(name: "--max-commit-paths", short: nil, value: "N", help: "history, audit: a commit that changes more than N paths (a \"git bomb\" repeats one tree to list millions) stops the history scan with an error (default 250000)", commands: [.history, .audit]) { inv, v in
+            guard let n = Int(v), n > 0 else { throw UsageError(message: "--max-commit-paths: expected a positive number") }
+            inv.maxCommitPaths = n
+        },
         Flag(name: "--since", short: nil, value: "REV", help: "history: only commits not reachable from REV (repeatable)", commands: [.history]) { inv, v in
             inv.since.append(v)
         },

@@ -15,6 +15,7 @@ enum HistoryCommand {
         history.since = inv.since
         history.ranges = inv.ranges
         history.allObjects = inv.allObjects
+        if let n = inv.maxCommitPaths { history.maxCommitPaths = n }
         let (ruleSet, options, opened): (RuleSet, ScanOptions, Result<HistoryScanner.Input, Error>)
         var planNote: String?
         if inv.datastore != nil {

@@ -64,6 +64,8 @@ struct Invocation {
     var helpForRules = false
     // history, staged, hook
     var allObjects = false
+    /// `--max-commit-paths N`: history and audit fail closed at a commit listing more paths.
+    var maxCommitPaths: Int?
     var since: [String] = []
     var ranges: [String] = []
     var force = false

@@ -19,6 +19,9 @@ public struct HistoryOptions: Sendable {
     public var excludeCommits: [String] = []
     /// At most this many commits per batch (memory holds a few batches of changes).
     public var batchCommits = 1000
+    /// Changed paths one commit may list before the scan fails closed there (a "git bomb";
+    /// `CommitLog.defaultMaxChangesPerCommit`, `--max-commit-paths`).
+    public var maxCommitPaths = CommitLog.defaultMaxChangesPerCommit
 
     public init() {}
 }
@@ -78,7 +81,7 @@ public final class HistoryScanner: @unchecked Sendable {
         let started = Date()
         let git = try Git(repository: repository, options: gitOptions)
         let selection = try HistoryScanner.selection(git, history)
-        return Input(git: git, log: Result { try CommitLog(git: git, selection: selection) }, started: started)
+        return Input(git: git, log: Result { try CommitLog(git: git, selection: selection, maxChangesPerCommit: history.maxCommitPaths) }, started: started)
     }
 
     public func scan(repository: String, gitOptions: Git.Options = Git.Options()) throws -> (result: ScanResult, notes: [String]) {

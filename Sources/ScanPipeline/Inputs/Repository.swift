@@ -39,8 +39,15 @@ public struct Repository {
 extension Scanner {
     /// Scans the files named by `relativePaths` (raw bytes, `/`-separated) under `root`, as
     /// `audit` does with the files git lists.
+    /// The repository's own `.git` files that people and tools write (its config's remote
+    /// URLs, reflogs, hooks: `FileWalker.gitDirectoryEntries`) are scanned with them.
     public func scan(relativePaths: [[UInt8]], under root: String) -> (result: ScanResult, notes: [ScanIssue]) {
-        scan(FileWalker.entries(root: root, relativePaths: relativePaths))
+        var listed = FileWalker.entries(root: root, relativePaths: relativePaths)
+        let gitFiles = FileWalker.gitDirectoryEntries(root: root)
+        listed.files += gitFiles.files
+        listed.issues += gitFiles.issues
+        listed.notes += gitFiles.notes
+        return scan(listed)
     }
 }
 
