@@ -8,6 +8,11 @@ public struct ScanOptions: Sendable {
     /// (Default: none. A large file is read in bounded chunks, not refused: a checked-in model,
     /// a database dump or a game asset is no error; 100 MiB was, and made ordinary trees exit 2.)
     public var maxFileSize: Int = .max
+    /// What is read whole into memory rather than in chunks (an archive member, a commit's or
+    /// tag's text, a blob a merge deleted) is bounded apart from files: at most this, and at
+    /// most `maxFileSize`. Past it, an error entry names the limit (fail closed).
+    public var maxInMemorySize = 256 << 20
+    public var inMemoryLimit: Int { min(maxFileSize, maxInMemorySize) }
     public var followSymlinks = false
     /// Minimum printable run kept from files that are not text.
     public var minStringLength = 8

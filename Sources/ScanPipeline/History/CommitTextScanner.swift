@@ -165,7 +165,7 @@ final class CommitTextScanner: @unchecked Sendable {
             while start < commits.count {
                 let batch = Array(commits[start..<min(commits.count, start + 2048)])
                 start += batch.count
-                reader.read(batch, maxSize: options.maxFileSize) { i, result in
+                reader.read(batch, maxSize: options.inMemoryLimit) { i, result in
                     let id = batch[i]
                     switch result {
                     case .object(let type, let bytes):
@@ -199,7 +199,7 @@ final class CommitTextScanner: @unchecked Sendable {
             while !level.isEmpty {
                 let batch = level.filter { seen.insert($0).inserted }
                 level = []
-                reader.read(batch, maxSize: options.maxFileSize) { i, result in
+                reader.read(batch, maxSize: options.inMemoryLimit) { i, result in
                     let id = batch[i]
                     switch result {
                     case .object(let type, let bytes):
@@ -253,7 +253,7 @@ final class CommitTextScanner: @unchecked Sendable {
                     continue
                 }
                 if let selected { notes = notes.filter { selected.contains($0.annotated) } }
-                reader.read(notes.map(\.blob), maxSize: options.maxFileSize) { i, result in
+                reader.read(notes.map(\.blob), maxSize: options.inMemoryLimit) { i, result in
                     let note = notes[i]
                     switch result {
                     case .object(_, let bytes):

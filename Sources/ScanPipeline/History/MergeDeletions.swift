@@ -56,9 +56,9 @@ final class MergeDeletions {
             pipeline = BufferPipeline(ruleSet: ruleSet, options: options)
         }
         let pipeline = self.pipeline!
-        reader!.read(unread.map(\.id), maxSize: options.maxFileSize) { i, result in
+        reader!.read(unread.map(\.id), maxSize: options.inMemoryLimit) { i, result in
             guard case .object(let type, let bytes) = result else {
-                let why = BlobWorkers.outcome(of: result, maxSize: options.maxFileSize).issue ?? "not read"
+                let why = BlobWorkers.outcome(of: result, maxSize: options.inMemoryLimit).issue ?? "not read"
                 issues.append(ScanIssue(path: "\(HistoryRun.displayPath(unread[i].path)) in commit \(parent.hex)",
                                         message: "blob \(unread[i].id.hex): \(why); not compared with merge \(merge.hex)"))
                 return

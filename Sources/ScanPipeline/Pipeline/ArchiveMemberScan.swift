@@ -75,7 +75,7 @@ final class ArchiveMemberScan {
                     return
                 }
                 if !readWhole(member) {
-                    onProblem(names, "member is over the \(options.maxFileSize)-byte limit; only its first \(options.maxFileSize) bytes are scanned (raise --max-file-size)")
+                    onProblem(names, "member is over the \(options.inMemoryLimit)-byte limit of a member read whole; only its first \(options.inMemoryLimit) bytes are scanned")
                 }
                 outcome.bytes += count
                 outcome.members += 1
@@ -126,7 +126,7 @@ final class ArchiveMemberScan {
     /// of its declared size then takes no second, larger buffer.
     private func readWhole(_ source: ArchiveMember) -> Bool {
         count = 0
-        let cap = options.maxFileSize
+        let cap = options.inMemoryLimit
         if let declared = source.declaredSize, declared > 0 {
             buffer.reserve(Int(min(declared, Int64(cap))), keeping: 0, limit: cap)
         }
