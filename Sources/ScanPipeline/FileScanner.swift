@@ -32,7 +32,12 @@ final class FileScanner {
     /// object map is made, so a test can swap the file's name for a FIFO right there.
     var beforeLayout: ((FileEntry) -> Void)?
 
-    func scan(_ entry: FileEntry) {
+    func scan(_ listed: FileEntry) {
+        // A name that holds a key is printed with the key withheld (`NameVetting`); the file is
+        // still opened by its real path.
+        var entry = listed
+        let vetted = pipeline.names.vet(listed.pathBytes)
+        if vetted != listed.pathBytes { entry = FileEntry(osPath: listed.osPath, pathBytes: vetted, size: listed.size) }
         // The path stage first: a path-only rule reports the file even when it cannot be read.
         findings += PathOnlyRules.findings(pipeline.scanner.matcher.ruleSet, provenance: .file(path: entry.pathBytes), size: entry.size,
                                            scratch: pathScratch, hash: { pipeline.scanner.secretHash($0) }, builder: &builder,

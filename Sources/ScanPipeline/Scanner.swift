@@ -89,7 +89,9 @@ public final class Scanner: @unchecked Sendable {
         }
 
         var result = ScanResult(rules: ruleSet.ruleInfos)
-        result.issues = listing.issues
+        // The walker's error entries name paths too: vetted as the scanned files' are.
+        let names = NameVetting(ruleSet: ruleSet)
+        result.issues = listing.issues.map { ScanIssue(path: String(decoding: names.vet(Array($0.path.utf8)), as: UTF8.self), message: $0.message) }
         for w in 0..<workers {
             result.findings += results.findings[w]
             result.issues += results.issues[w]

@@ -21,7 +21,8 @@ extension HistoryRun {
         scanner.progress.commitsDone.add(1, ordering: .relaxed)  // the progress line's count (ProgressLine)
         // Per parent, the secrets the commit's deletions held, worked out on first need.
         var deleted: [Int: Set<SecretKey>] = [:]
-        for ch in c.changes where !ch.isDeletion {
+        for var ch in c.changes where !ch.isDeletion {
+            ch.path = names.vet(ch.path)
             if ch.isGitlink {
                 let path = HistoryRun.displayPath(ch.path)
                 if gitlinkPaths.insert(path).inserted {

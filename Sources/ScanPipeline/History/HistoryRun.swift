@@ -35,6 +35,8 @@ struct HistoryRun {
     var settleFailures = Set<String>()
     /// The keyed hash of paths a path-only rule reports (`PathOnlyRules`).
     let pathHashes: SecretHashMemo
+    /// Paths vetted for keys before they become places (`NameVetting`).
+    let names: NameVetting
 
     init(scanner: HistoryScanner, git: Git) {
         self.scanner = scanner
@@ -45,6 +47,7 @@ struct HistoryRun {
         scratch = scanner.ruleSet.makeScratch()
         builder = FindingBuilder(options: scanner.options)
         pathHashes = SecretHashMemo(options: scanner.options)
+        names = NameVetting(ruleSet: scanner.ruleSet)
         stored = StoredBlobScans(scanner.blobStore, ruleSet: scanner.ruleSet)
     }
 

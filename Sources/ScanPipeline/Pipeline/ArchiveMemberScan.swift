@@ -67,7 +67,7 @@ final class ArchiveMemberScan {
         /// `reader` in), those of archives nested in it already reported.
         func walk(_ reader: ArchiveReader, chain: [[UInt8]]) -> [ArchiveProblem] {
             reader.forEachMember { member in
-                let names = chain + [member.name]
+                let names = chain + [pipeline.names.vet(member.name)]
                 let head = member.peek(ArchiveKind.headLength)
                 if head.withUnsafeBytes({ ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }) != nil {
                     let nested = ArchiveReader(source: .member(member), budget: budget, depth: reader.depth + 1)

@@ -200,6 +200,9 @@ final class BufferPipeline {
         return vetted
     }
 
+    /// Names (paths, archive members) vetted for keys before they become places.
+    lazy var names = NameVetting(ruleSet: scanner.matcher.ruleSet)
+
     /// What archive members are read into, kept between archives (see `ArchiveMemberBuffer`).
     lazy var memberBuffer = ArchiveMemberBuffer()
 

@@ -202,7 +202,7 @@ public final class StagedScanner {
                     }
                 }
                 let rule = ruleSet.rules[f.ruleIndex]
-                let provenance = ProvenanceStep.apply(f.steps, to: .staged(path: item.change.path))
+                let provenance = ProvenanceStep.apply(f.steps, to: .staged(path: pipeline.names.vet(item.change.path)))
                 let location = Location(f, provenance: provenance)
                 let ordinal = ordinals.ordinal(rule: rule.id, location: location, identity: f.secretHash)
                 if let lines {
