@@ -34,20 +34,10 @@ extension FileWalker {
     /// - Parameter submoduleNames: the folder may also hold further folders of a submodule's
     ///   name (`modules/a/b/` for a submodule named `a/b`).
     func walkGitDirectory(_ dirPath: [CChar], relative: [UInt8], submoduleNames: Bool = false, into walk: inout Walk) {
-        guard let dir = opendir(dirPath + [0]) else {
+        guard let names = FileWalker.sortedNames(dirPath) else {
             walk.result.issues.append(ScanIssue(path: PathText.display(relative), message: FileWalker.describe(errno)))
             return
         }
-        var names: [[CChar]] = []
-        while let entry = readdir(dir) {
-            let name: [CChar] = withUnsafePointer(to: entry.pointee.d_name) { ptr in
-                ptr.withMemoryRebound(to: CChar.self, capacity: 256) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
-            }
-            if name == [46] || name == [46, 46] { continue }
-            names.append(name)
-        }
-        closedir(dir)
-        names.sort { $0.lexicographicallyPrecedes($1) }
         for name in names {
             let text = String(decoding: name.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let childPath = dirPath + [47] + name
@@ -87,17 +77,7 @@ extension FileWalker {
 
     /// Each folder in `modules/` or `worktrees/`: a git directory.
     private func walkNestedGitDirectories(_ dirPath: [CChar], relative: [UInt8], submoduleNames: Bool, into walk: inout Walk) {
-        guard let dir = opendir(dirPath + [0]) else { return }
-        var names: [[CChar]] = []
-        while let entry = readdir(dir) {
-            let name: [CChar] = withUnsafePointer(to: entry.pointee.d_name) { ptr in
-                ptr.withMemoryRebound(to: CChar.self, capacity: 256) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
-            }
-            if name == [46] || name == [46, 46] { continue }
-            names.append(name)
-        }
-        closedir(dir)
-        names.sort { $0.lexicographicallyPrecedes($1) }
+        guard let names = FileWalker.sortedNames(dirPath) else { return }
         for name in names {
             let childPath = dirPath + [47] + name
             var st = stat()

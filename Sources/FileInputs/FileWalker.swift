@@ -143,21 +143,28 @@ public struct FileWalker {
         var boundary = Boundary(roots: [])
     }
 
-    func walkDirectory(_ dirPath: [CChar], relative: [UInt8], ancestors: inout [DevIno], into walk: inout Walk) {
-        guard let dir = opendir(dirPath + [0]) else {
-            walk.result.issues.append(ScanIssue(path: relative.isEmpty ? "." : PathText.display(relative), message: FileWalker.describe(errno)))
-            return
-        }
+    /// A folder's entries but `.` and `..`, sorted by their bytes (walks are reproducible);
+    /// nil when it cannot be opened (`errno` says why).
+    static func sortedNames(_ dirPath: [CChar]) -> [[CChar]]? {
+        guard let dir = opendir(dirPath + [0]) else { return nil }
         var names: [[CChar]] = []
         while let entry = readdir(dir) {
             let name: [CChar] = withUnsafePointer(to: entry.pointee.d_name) { ptr in
                 ptr.withMemoryRebound(to: CChar.self, capacity: 256) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
             }
-            if name == [46] || name == [46, 46] { continue }          // . and ..
+            if name == [46] || name == [46, 46] { continue }
             names.append(name)
         }
         closedir(dir)
         names.sort { $0.lexicographicallyPrecedes($1) }
+        return names
+    }
+
+    func walkDirectory(_ dirPath: [CChar], relative: [UInt8], ancestors: inout [DevIno], into walk: inout Walk) {
+        guard let names = FileWalker.sortedNames(dirPath) else {
+            walk.result.issues.append(ScanIssue(path: relative.isEmpty ? "." : PathText.display(relative), message: FileWalker.describe(errno)))
+            return
+        }
 
         for name in names {
             var childPath = dirPath + [47] + name

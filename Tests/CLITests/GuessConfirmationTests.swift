@@ -33,7 +33,8 @@ final class GuessConfirmationTests: XCTestCase {
         // The fingerprint is the same on every run and machine (it names the place).
         XCTAssertEqual(field(one, "fingerprint"), field(two, "fingerprint"))
         // And does not change with the value: it holds none.
-        tmp.write("tree/app.env", "DB_PASSWORD=Winter2025?\n")
+        let other = "Winter2025?"
+        tmp.write("tree/app.env", "DB_PASSWORD=\(other)\n")
         XCTAssertEqual(field(scan([tmp.path + "/tree"]), "fingerprint"), field(one, "fingerprint"))
         // With the user's key, hashes agree across runs (and differ from another key's).
         let keyed = ["KEYSHAPE_HASH_KEY": "team-key"]

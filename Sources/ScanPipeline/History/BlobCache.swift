@@ -66,9 +66,8 @@ struct CachedFinding: Sendable {
     }
 
     /// Identity of the secret, for "was it already there". Suppressed and reported findings
-    /// never share a key (their hashes may come from different functions, see
-    /// `BufferScanner.identities`): a secret inline-allowed in the parent and unmarked in the
-    /// child is new there, as it was before suppressed findings were kept at all.
+    /// never share a key: a secret inline-allowed in the parent and unmarked in the child is
+    /// new there, as it was before suppressed findings were kept at all.
     var key: SecretKey { SecretKey(ruleIndex: ruleIndex, secretHash: secretHash, suppression: suppression) }
 
     /// The finding's location in a blob whose provenance is `provenance`.

@@ -246,7 +246,7 @@ final class BlobWorkers: @unchecked Sendable {
                 condition.unlock()
                 // Keyword hits of this parcel's text blobs, by request index, for later versions.
                 var scanned: [Int: (item: Parcel.Item, hits: [UInt64])] = [:]
-                var unhashed: [(slot: Int, finding: Int, secret: UnsafeRawBufferPointer, suppressed: Bool)] = []
+                var unhashed: [(slot: Int, finding: Int, secret: UnsafeRawBufferPointer)] = []
                 for item in parcel.items {
                     let bytes = UnsafeRawBufferPointer(start: parcel.storage + item.offset, count: item.count)
                     var reference: HitReference?
@@ -257,15 +257,13 @@ final class BlobWorkers: @unchecked Sendable {
                     let outcome = BlobWorkers.scan(bytes, with: pipeline, reference: reference)
                     if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, pipeline.hits) }
                     for (k, f) in outcome.entry.findings.enumerated() where outcome.needsHash[k] {
-                        unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength)),
-                                         f.suppression != nil))
+                        unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength))))
                     }
                     parcel.results!.slots[item.index] = outcome
                 }
-                // The slow hash, for the whole parcel's secrets at once: new ones are computed
-                // side by side where the CPU allows.
+                // The hashes (and baseline tags) of the whole parcel's secrets at once.
                 if !unhashed.isEmpty {
-                    let hashes = pipeline.scanner.identities(unhashed.map(\.secret), suppressed: unhashed.map(\.suppressed))
+                    let hashes = pipeline.scanner.identities(unhashed.map(\.secret))
                     for (u, h) in zip(unhashed, hashes) {
                         parcel.results!.slots[u.slot]!.entry.findings[u.finding].secretHash = UInt64(h, radix: 16) ?? 0
                     }

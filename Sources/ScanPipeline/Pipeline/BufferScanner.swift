@@ -94,9 +94,7 @@ final class BufferScanner {
 
     /// What identifies each finding within this run: its secret hash (a keyed HMAC, cheap
     /// enough for every finding, suppressed ones included).
-    func identities(_ secrets: [UnsafeRawBufferPointer], suppressed: [Bool]) -> [String] {
-        hashes.hashes(secrets)
-    }
+    func identities(_ secrets: [UnsafeRawBufferPointer]) -> [String] { hashes.hashes(secrets) }
 
     /// How the rules of the scanned tree are run on a buffer (`Matcher.RulePass`); only
     /// asked when the rule set has some.

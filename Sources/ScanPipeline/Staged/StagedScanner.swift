@@ -197,7 +197,7 @@ public final class StagedScanner {
                 if f.secretHash.isEmpty {
                     item.bytes.withUnsafeBytes {
                         let value = UnsafeRawBufferPointer(rebasing: $0[f.range])
-                        f.secretHash = pipeline.scanner.identities([value], suppressed: [f.suppression != nil])[0]
+                        f.secretHash = pipeline.scanner.identities([value])[0]
                         if pipeline.scanner.computesTags { f.tags = pipeline.scanner.valueTags([value])[0] }
                     }
                 }
