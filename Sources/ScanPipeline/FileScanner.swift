@@ -158,7 +158,7 @@ final class FileScanner {
         // are two places, each baselined on its own.
         let provenance = ProvenanceStep.apply(f.steps, to: .file(path: entry.pathBytes))
         let location = Location(f, provenance: provenance, offset: chunkOffset)
-        if let finding = builder.build(rule: rule, location: location, secretHash: f.secretHash, suppression: f.suppression, checksum: f.checksum,
+        if let finding = builder.build(rule: rule, location: location, secretHash: f.secretHash, suppression: f.suppression, checksum: f.checksum, confidence: f.confidence, provider: f.provider,
                                           tags: f.tags) {
             findings.append(finding)
         }

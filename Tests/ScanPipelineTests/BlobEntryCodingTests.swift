@@ -47,6 +47,23 @@ final class BlobEntryCodingTests: XCTestCase {
         XCTAssertEqual(coding.decode(coding.encode(BlobEntry(state: .scanned, findings: [])))?.findings.count, 0)
     }
 
+    /// A named-credential finding keeps its confidence and provider label (a graded record);
+    /// a record without any keeps the format earlier runs wrote, so their records still hold.
+    func testANamedCredentialGradeReadsBackAndUngradedRecordsKeepTheirFormat() throws {
+        let coding = try coding()
+        var named = CachedFinding(ruleIndex: 1, secretHash: 3, line: 2, column: 5, endLine: 2, endColumn: 25, byteOffset: 40, byteLength: 20)
+        named.confidence = .low
+        named.provider = 41
+        let plain = entry()
+        let graded = coding.encode(BlobEntry(state: .scanned, findings: plain.findings + [named]))
+        XCTAssertEqual(graded.first, 2)
+        let back = try XCTUnwrap(coding.decode(graded))
+        XCTAssertEqual(back.findings.map(\.confidence), [nil, nil, nil, .low])
+        XCTAssertEqual(back.findings.map(\.provider), [nil, nil, nil, 41])
+        XCTAssertEqual(coding.encode(plain).first, 1)
+        XCTAssertEqual(try XCTUnwrap(coding.decode(coding.encode(plain))).findings.count, 3)
+    }
+
     /// A blob that gave nothing is the empty record, which a store keeps as the id alone, and
     /// the empty record reads back as a blob scanned whole with nothing found.
     func testABlobWithNoFindingIsTheEmptyRecord() throws {

@@ -70,6 +70,10 @@ public struct Rule: Sendable {
     /// purpose (a `--rules` file's own version of a builtin rule); without it a replacement is
     /// warned about.
     public var overrides = false
+    /// `kind = "named-credential"` (keyshape's): the rule is the structural pass for named
+    /// credentials, run near its keywords instead of a regex (its `regex` is a placeholder the
+    /// matcher never runs); its `providers` list is the pass's provider names.
+    public var namedCredentials: NamedCredentialPass? = nil
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],

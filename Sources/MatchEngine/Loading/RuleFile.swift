@@ -118,8 +118,18 @@ public enum RuleLoader {
         guard t["id"] != nil else { throw RuleLoadError(start, "rule has no `id`") }
         let id = try reader.string(t, "id")
         let regex: Regex
-        let pathOnly = t["regex"] == nil
-        if pathOnly {
+        let structural = t["kind"] != nil
+        if structural {
+            let kind = try reader.string(t, "kind")
+            guard kind == NamedCredentialPass.kind else {
+                throw RuleLoadError(reader.position(t, "kind"), "\(RuleLoader.named(id)): kind must be \(NamedCredentialPass.kind)")
+            }
+            guard t["regex"] == nil else { throw RuleLoadError(reader.position(t, "regex"), "\(RuleLoader.named(id)): a rule with `kind` has no `regex`") }
+        }
+        let pathOnly = t["regex"] == nil && !structural
+        if structural {
+            regex = try Regex("(*FAIL)", deferred: true)
+        } else if pathOnly {
             // gitleaks' path-only rule: the file is the finding. Its placeholder pattern is
             // never run (RuleSet keeps such rules out of the keyword index).
             guard t["path"] != nil else { throw RuleLoadError(start, "\(RuleLoader.named(id)) has no `regex` (and no `path`, as a path-only rule would)") }
@@ -129,9 +139,14 @@ public enum RuleLoader {
         }
         var rule = Rule(id: id, description: id, regex: regex, source: start)
         rule.pathOnly = pathOnly
+        if structural {
+            let providers = t["providers"] == nil ? [] : try reader.strings(t, "providers")
+            rule.namedCredentials = NamedCredentialPass(providers: providers)
+        }
         for key in t.keys {
             switch key {
-            case "id", "regex": break
+            case "id", "regex", "kind": break
+            case "providers" where structural: break
             case "skipReport": rule.skipReport = try reader.bool(t, key)
             case "override": rule.overrides = try reader.bool(t, key)
             case "required":

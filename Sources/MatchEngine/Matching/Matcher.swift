@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ScanCore
 
 /// A rule that fired: which rule, and where the secret and the whole match are, as byte
 /// ranges of the buffer. The engine's whole output; it holds no copy of the bytes.
@@ -22,6 +23,12 @@ public struct RuleMatch: Sendable, Hashable {
     public var pending: ContextChecks? = nil
     /// The rule's checksum on the secret: nil when it has none (or the value lacks its shape).
     public var checksum: Bool? = nil
+    /// The structural pass's confidence for this match (`NamedCredentialPass`), which the
+    /// finding takes instead of the rule's; nil for a regex rule.
+    public var confidence: Confidence? = nil
+    /// The provider the credential's name named: an index into the pass's `providers`, whose
+    /// entry the finding's description names; nil for none.
+    public var provider: Int? = nil
 }
 
 /// A rule that could not finish on a buffer (match or depth limit): the scan goes on and
@@ -169,7 +176,8 @@ public final class Matcher {
         // gitleaks' composite rules and generic rules yielding to provider rules: decided once
         // every rule has run on the buffer.
         let yields = genericsYield && ruleSet.mixesGenericAndProvider
-        guard ruleSet.composites != nil || yields else {
+        let namedYield = genericsYield && ruleSet.hasNamedCredentials
+        guard ruleSet.composites != nil || yields || namedYield else {
             scanRules(buffer, context: context, accept: accept, reference: reference, continues: continues, onMatch: onMatch, onFailure: onFailure)
             return
         }
@@ -178,6 +186,7 @@ public final class Matcher {
                   onMatch: { collected.append($0) }, onFailure: onFailure)
         if let composites = ruleSet.composites { collected = composites.resolve(collected, in: buffer) }
         if yields { GenericYield.apply(&collected, isGeneric: ruleSet.isGeneric) }
+        if namedYield { NamedYield.apply(&collected, isNamed: ruleSet.isNamedCredentials) }
         for m in collected { onMatch(m) }
     }
 
@@ -242,6 +251,11 @@ public final class Matcher {
                 if context.path != nil { onFailure(RuleFailure(ruleIndex: ruleIndex, message: message, stage: .pathFilter)) }
             }
         }
+        if let named = rule.namedCredentials {
+            runNamed(named, rule: rule, ruleIndex: ruleIndex, spans: spans, buffer: buffer, context: context, accept: accept,
+                     onMatch: onMatch, onFailure: onFailure)
+            return
+        }
         let acceptEnd = accept?.upperBound ?? buffer.count
         var lastEnd = 0
         for span in spans {
@@ -298,6 +312,39 @@ public final class Matcher {
                         onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, checksum: checksum()))
                     }
                 }
+            }
+        }
+    }
+
+    /// The structural pass in place of a regex: each pair it reads goes through the same
+    /// placeholder filter, allowlists and context checks as a regex rule's match.
+    private func runNamed(_ named: NamedCredentialPass, rule: Rule, ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer,
+                          context: MatchContext, accept: Range<Int>?, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
+        let acceptEnd = accept?.upperBound ?? buffer.count
+        named.scan(buffer, spans: spans) { found in
+            if self.pass == .trusted { trustedSpans.append(found.match) }
+            if found.match.lowerBound >= acceptEnd { return }
+            if let accept, !accept.contains(found.match.lowerBound) { return }
+            var pending: ContextChecks?
+            let decided = verdict(rule, ruleIndex: ruleIndex, secret: found.secret, match: found.match, buffer: buffer, context: context,
+                                  pending: &pending, onFailure: onFailure)
+            if defersContext && rule.path != nil && decided != .drop {
+                if pending == nil { pending = ContextChecks(otherwise: decided == .allowlisted ? .allowlisted : .report) }
+                pending!.rulePath = true
+            }
+            var m = RuleMatch(ruleIndex: ruleIndex, secret: found.secret, match: found.match)
+            m.confidence = found.confidence
+            m.provider = found.provider
+            if let pending {
+                m.pending = pending
+                onMatch(m)
+                return
+            }
+            switch decided {
+            case .drop: return
+            case .allowlisted:
+                if reportsAllowlisted { m.allowlisted = true; onMatch(m) }
+            case .report: onMatch(m)
             }
         }
     }

@@ -58,6 +58,8 @@ public final class RuleSet: @unchecked Sendable {
         pathOnlyRules = pathOnly
         composites = CompositeRules(rules)
         isGeneric = rules.map(\.isGeneric)
+        isNamedCredentials = rules.map { $0.namedCredentials != nil }
+        hasNamedCredentials = isNamedCredentials.contains(true)
         fromRepository = rules.map(\.fromRepository)
         hasRepositoryRules = fromRepository.contains(true)
         mixesGenericAndProvider = isGeneric.contains(true) && isGeneric.contains(false)
@@ -76,6 +78,9 @@ public final class RuleSet: @unchecked Sendable {
     let composites: CompositeRules?
     /// `Rule.isGeneric` of each rule, for `GenericYield`.
     let isGeneric: [Bool]
+    /// Per rule: it is the named-credential pass (`NamedYield`).
+    let isNamedCredentials: [Bool]
+    let hasNamedCredentials: Bool
     /// Per rule: it came from the scanned tree (`Rule.fromRepository`).
     let fromRepository: [Bool]
     /// Whether any rule came from the scanned tree: then each buffer is matched in two passes

@@ -25,6 +25,9 @@ struct CachedFinding: Sendable {
     var pending: ContextChecks?
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool?
+    /// The named-credential pass's confidence and provider label (see `BufferFinding`).
+    var confidence: Confidence?
+    var provider: Int?
     /// For baselines (`ValueTags`); in memory only: a record read back from the datastore has
     /// none, and its findings then match a baseline by fingerprint.
     var tags = ValueTags()
@@ -57,6 +60,8 @@ struct CachedFinding: Sendable {
         steps = f.steps
         pending = f.pending
         checksum = f.checksum
+        confidence = f.confidence
+        provider = f.provider
         tags = f.tags
     }
 

@@ -6,7 +6,8 @@ import ScanCore
 /// What a record holds is what `CachedFinding` holds, and nothing read from the blob but
 /// what a report shows anyway: per finding the rule's id (not its index: indices belong to
 /// one loaded rule set), the secret hash, the text position, the byte span, the suppression,
-/// the checksum verdict, the binary place (format, arch, section, offsets), the provenance
+/// the checksum verdict, the named-credential pass's confidence and provider label (an index
+/// into the rule's fixed list, `NamedGrade`), the binary place (format, arch, section, offsets), the provenance
 /// steps (archive member paths, decoded encodings and spans) and the path and commit
 /// conditions still to settle (`ContextChecks`: allowlist numbers and counts). Never the
 /// secret's bytes, nor the line around it.
@@ -19,7 +20,11 @@ import ScanCore
 /// record that does not read back whole (another version, damage, a rule id this rule set
 /// lacks) is no record: the blob is scanned again.
 struct BlobEntryCoding {
+    /// 1: as before the named-credential pass, written when no finding has a grade, so records
+    /// of earlier runs and of the same findings read alike; 2: each finding's grade
+    /// (`NamedGrade.code`) after its checksum.
     static let version: UInt8 = 1
+    static let gradedVersion: UInt8 = 2
     private let ruleIDs: [String]
     private let ruleIndex: [String: Int32]
 
@@ -34,7 +39,8 @@ struct BlobEntryCoding {
     func encode(_ entry: BlobEntry) -> [UInt8] {
         if entry.findings.isEmpty { return [] }
         var w = Writer()
-        w.out.append(BlobEntryCoding.version)
+        let graded = entry.findings.contains { $0.confidence != nil || $0.provider != nil }
+        w.out.append(graded ? BlobEntryCoding.gradedVersion : BlobEntryCoding.version)
         w.uint(UInt64(entry.findings.count))
         for f in entry.findings {
             w.string(ruleIDs[Int(f.ruleIndex)])
@@ -43,6 +49,7 @@ struct BlobEntryCoding {
             w.int(Int64(f.byteOffset)); w.int(Int64(f.byteLength))
             w.string(f.suppression?.rawValue ?? "")
             w.uint(f.checksum.map { $0 ? 2 : 1 } ?? 0)
+            if graded { w.uint(NamedGrade.code(confidence: f.confidence, provider: f.provider)) }
             if let b = f.binary {
                 w.uint(1)
                 w.string(b.format); w.optionalString(b.arch); w.optionalString(b.section)
@@ -77,14 +84,18 @@ struct BlobEntryCoding {
     func decode(_ bytes: [UInt8]) -> BlobEntry? {
         if bytes.isEmpty { return BlobEntry(state: .scanned, findings: []) }
         var r = Reader(bytes: bytes)
-        guard r.byte() == BlobEntryCoding.version, let count = r.uint(), count <= UInt64(bytes.count) else { return nil }
+        let version = r.byte()
+        guard version == BlobEntryCoding.version || version == BlobEntryCoding.gradedVersion,
+              let count = r.uint(), count <= UInt64(bytes.count) else { return nil }
+        let graded = version == BlobEntryCoding.gradedVersion
         var findings: [CachedFinding] = []
         findings.reserveCapacity(Int(count))
         for _ in 0..<count {
             guard let id = r.string(), let rule = ruleIndex[id], let hash = r.uint(),
                   let line = r.int32(), let column = r.int32(), let endLine = r.int32(), let endColumn = r.int32(),
                   let offset = r.int(), offset >= 0, let length = r.int32(), length >= 0,
-                  let suppressionName = r.string(), let checksum = r.uint(), checksum <= 2, let hasBinary = r.uint()
+                  let suppressionName = r.string(), let checksum = r.uint(), checksum <= 2,
+                  let gradeCode = graded ? r.uint() : 0, let grade = NamedGrade(code: gradeCode), let hasBinary = r.uint()
             else { return nil }
             var f = CachedFinding(ruleIndex: rule, secretHash: hash, line: line, column: column, endLine: endLine,
                                   endColumn: endColumn, byteOffset: Int(offset), byteLength: length)
@@ -93,6 +104,8 @@ struct BlobEntryCoding {
                 f.suppression = s
             }
             f.checksum = checksum == 0 ? nil : checksum == 2
+            f.confidence = grade.confidence
+            f.provider = grade.provider
             if hasBinary == 1 {
                 guard let format = r.string(), let arch = r.optionalString(), let section = r.optionalString(),
                       let fileOffset = r.int(), let hasAddress = r.uint() else { return nil }

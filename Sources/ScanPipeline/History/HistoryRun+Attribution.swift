@@ -63,7 +63,7 @@ extension HistoryRun {
                 guard let verdict = verdicts[i] else { continue }
                 let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
                 if let finding = builder.build(rule: rule, location: f.location(provenance), secretHash: f.hashText, suppression: verdict.kind,
-                                               checksum: f.checksum, tags: f.tags, ordinal: verdict.ordinal) {
+                                               checksum: f.checksum, confidence: f.confidence, provider: f.provider, tags: f.tags, ordinal: verdict.ordinal) {
                     findings.append(finding)
                 }
             }

@@ -199,7 +199,7 @@ struct HistoryRun {
                     let rule = scanner.ruleSet.rules[Int(f.ruleIndex)]
                     guard let suppression = settle(f, blob: request.id, path: nil, commit: nil) else { continue }
                     let location = f.location(.unreachableBlob(blob: request.id.hex))
-                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression.kind, checksum: f.checksum,
+                    if let finding = builder.build(rule: rule, location: location, secretHash: f.hashText, suppression: suppression.kind, checksum: f.checksum, confidence: f.confidence, provider: f.provider,
                                                    tags: f.tags) {
                         findings.append(finding)
                     }

@@ -29,6 +29,10 @@ struct BufferFinding {
     var pending: ContextChecks? = nil
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool? = nil
+    /// The named-credential pass's confidence and provider label (`RuleMatch.confidence`,
+    /// `RuleMatch.provider`); nil for a regex rule's match.
+    var confidence: Confidence? = nil
+    var provider: Int? = nil
     /// Checks of the value for baselines, computed only when a run uses one (see `ValueTags`).
     var tags = ValueTags()
 }
@@ -243,6 +247,8 @@ final class BufferScanner {
                      continues: continues, onMatch: { m in
             if let touches, touches(m.match) { return }
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
+            finding.confidence = m.confidence
+            finding.provider = m.provider
             var allowlisted = m.allowlisted
             if let pending = m.pending {
                 if settlesNow {

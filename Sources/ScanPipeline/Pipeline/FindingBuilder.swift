@@ -76,7 +76,11 @@ struct FindingBuilder {
     ///   - ordinal: the value's ordinal at its place (`FingerprintOrdinals`) when the caller
     ///     hands on only some of an input's findings (history: those new at a commit; staged:
     ///     those on added lines); nil: counted here, over the input's findings as they come.
+    ///   - confidence, provider: the named-credential pass's grade of the match (`RuleMatch`):
+    ///     its confidence replaces the rule's, and its provider label names the provider in the
+    ///     description, from the rule's fixed list.
     mutating func build(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool? = nil,
+                        confidence: Confidence? = nil, provider: Int? = nil,
                         tags: ValueTags = ValueTags(), ordinal: Int? = nil) -> Finding? {
         let input = location.provenance.undecoded
         if currentInput != input {
@@ -89,19 +93,20 @@ struct FindingBuilder {
         let family = FindingBuilder.family(rule)
         if rule.isGeneric || location.provenance.isDecoded, reportedPlaces[place]?.contains(family) == true { return nil }
         guard let made = decide(rule: rule, location: location, secretHash: secretHash, suppression: suppression, checksum: checksum,
-                                tags: tags, ordinal: ordinal) else { return nil }
+                                confidence: confidence, provider: provider, tags: tags, ordinal: ordinal) else { return nil }
         reportedPlaces[place, default: []].insert(family)
         return made
     }
 
     private mutating func decide(rule: Rule, location: Location, secretHash: String, suppression: Suppression?, checksum: Bool?,
-                                 tags: ValueTags, ordinal: Int) -> Finding? {
+                                 confidence: Confidence?, provider: Int?, tags: ValueTags, ordinal: Int) -> Finding? {
         let fingerprint = SecretHasher.fingerprint(rule: rule.id, location: location, ordinal: ordinal,
                                                    keyedHash: keyOutlivesRun ? secretHash : nil)
         let check = checksValues ? tags.baseline.map { SecretHasher.baselineCheck(tag: $0, rule: rule.id, location: location) } : nil
         let finding = { () -> Finding in
-            var f = Finding(rule: rule.id, description: rule.description, fingerprint: fingerprint, secretHash: secretHash, location: location,
-                            confidence: rule.confidence(checksum: checksum), checksum: checksum, severity: rule.effectiveSeverity)
+            let description = provider.flatMap { rule.namedCredentials?.description(provider: $0) } ?? rule.description
+            var f = Finding(rule: rule.id, description: description, fingerprint: fingerprint, secretHash: secretHash, location: location,
+                            confidence: confidence ?? rule.confidence(checksum: checksum), checksum: checksum, severity: rule.effectiveSeverity)
             f.baselineCheck = check
             return f
         }

@@ -212,7 +212,7 @@ public final class StagedScanner {
                 }
                 if let before, before.contains(CachedFinding(f).key) { continue }
                 if let finding = builder.build(rule: rule, location: location, secretHash: f.secretHash,
-                                               suppression: f.suppression, checksum: f.checksum, tags: f.tags, ordinal: ordinal) {
+                                               suppression: f.suppression, checksum: f.checksum, confidence: f.confidence, provider: f.provider, tags: f.tags, ordinal: ordinal) {
                     result.findings.append(finding)
                 }
             }

@@ -1,0 +1,251 @@
+import Foundation
+import ScanCore
+
+/// How a value was written: in quotes, or bare up to a terminator. A bare value in code is
+/// usually an expression (`password = user_password`), so bare values are held to more.
+enum ValueForm: Equatable {
+    case quoted
+    case bare
+    /// In a slot that holds nothing but a credential: a connection string's `Password=`, a
+    /// URI's userinfo, `curl -u user:pass`, an XML `value=` of a password key.
+    case slot
+}
+
+/// Scores a value found under a credential name: what it is not (a reference, a path, a URL
+/// without credentials, a boolean, a number, a date, a version, an identifier, a placeholder),
+/// and then how random it looks for its alphabet. Pure.
+enum CredentialValueScorer {
+    /// A value longer than this is a blob or a document, not a credential this pass reads.
+    static let maximumLength = 256
+    /// Shortest weak password reported: `hunter2` is 7, `secret1` 7; 5 and under are mostly
+    /// single words and abbreviations (`admin`, `root`, `pw`).
+    static let minimumWeakLength = 6
+    /// Shortest value that can look random: in a slot that holds nothing else (a header, a
+    /// connection string, an env file's value), 10 (`Sk94HG7f6KB`, an 11-character API token);
+    /// in code, 16, the generic rules' minimum, since code is full of short mixed literals
+    /// (labelled arguments of tests, ids, hashes cut short).
+    static let minimumRandomLength = 10
+    static let minimumRandomLengthInCode = 16
+
+    /// The confidence of a finding for `value` under `name`, nil for none.
+    static func confidence(_ value: UnsafeBufferPointer<UInt8>, name: CredentialName, form: ValueForm) -> Confidence? {
+        let n = value.count
+        if n < 4 || n > maximumLength { return nil }
+        // Text that is not ASCII (`«marked»` examples, typographic quotes, prose) is no
+        // credential this pass reports: the generic rules' alphabet is ASCII too.
+        if value.contains(where: { $0 >= 0x80 || $0 < 0x20 }) { return nil }
+        if isReference(value) || isNonSecretShape(value) { return nil }
+        if Placeholder.isPlaceholder(UnsafeRawBufferPointer(value)) || isPlaceholderWord(value) || isElidedOrSample(value) { return nil }
+        if containsCredentialWord(value) { return nil }
+        let random = looksRandom(value) && (form == .slot || n >= minimumRandomLengthInCode)
+        if form == .bare && !random && looksLikeIdentifier(value) { return nil }
+        if random { return name.strong ? .medium : .low }
+        // Not random: only a password slot holds a weak but real credential.
+        // A bare word in code (`password = goodspec;`, a string's `PASSWORD=x`) is an
+        // expression as often as a password: only a quoted or slotted one is reported.
+        guard name.kind == .password, form != .bare, n >= minimumWeakLength || form == .slot else { return nil }
+        if hasSpace(value) { return nil }
+        return .low
+    }
+
+    // MARK: - What a value is not
+
+    /// `${VAR}`, `$VAR`, `%s`, `%(name)s`, `{{ var }}`, `<your-key>`, `@VAR@`, `#{...}`,
+    /// function calls and the like: the value is elsewhere.
+    static func isReference(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        let first = v[0], last = v[v.count - 1]
+        // A call (`getenv(...)`, `QSF7UUM)RX`): code, not a literal someone typed.
+        if v.contains(UInt8(ascii: "(")) || v.contains(UInt8(ascii: ")")) { return true }
+        let lowered = v.prefix(16).map(lower)
+        for p in ["process.env", "os.environ", "system.getenv", "env.", "env[", "&lt;"] where startsWith(lowered, p) { return true }
+        if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
+        if first == UInt8(ascii: "%") && last == UInt8(ascii: "%") { return true }
+        if first == UInt8(ascii: "@") && last == UInt8(ascii: "@") { return true }
+        if first == UInt8(ascii: "*") && v.allSatisfy({ $0 == UInt8(ascii: "*") }) { return true }
+        for i in 0..<(v.count - 1) {
+            let a = v[i], b = v[i + 1]
+            if a == UInt8(ascii: "$") && (b == UInt8(ascii: "{") || b == UInt8(ascii: "(")) { return true }
+            if a == UInt8(ascii: "{") && (b == UInt8(ascii: "{") || b == UInt8(ascii: "}")) { return true }
+            if a == UInt8(ascii: "#") && b == UInt8(ascii: "{") { return true }
+            if a == UInt8(ascii: "%") && (b == UInt8(ascii: "s") || b == UInt8(ascii: "(") || b == UInt8(ascii: "d")) && (i + 2 == v.count || !isAlnum(v[i + 2])) { return true }
+        }
+        return false
+    }
+
+    /// Booleans, null, numbers, dates, versions, paths, URLs without userinfo, file names,
+    /// member access (`settings.API_TOKEN`), CONSTANT_NAMES.
+    static func isNonSecretShape(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = v.count
+        var letters = 0, digits = 0, upper = 0, lower = 0, dots = 0, underscores = 0, others = 0
+        for b in v {
+            if isDigit(b) { digits += 1 } else if isUpper(b) { upper += 1; letters += 1 } else if isLower(b) { lower += 1; letters += 1 }
+            else if b == UInt8(ascii: ".") { dots += 1 } else if b == UInt8(ascii: "_") { underscores += 1 } else { others += 1 }
+        }
+        if letters == 0 && others == 0 { return true }                 // numbers, versions, dotted digits
+        if digits + dots + others == n || digits == n { return true }
+        if isDate(v) { return true }
+        if letters <= 5 && lowercaseWord(v, in: ["true", "false", "null", "none", "nil", "yes", "no", "on", "off", "undefined"]) { return true }
+        let first = v[0]
+        if first == UInt8(ascii: "/") || first == UInt8(ascii: "~") || first == UInt8(ascii: ".") && n > 1 && (v[1] == UInt8(ascii: "/") || v[1] == UInt8(ascii: ".")) { return true }
+        if n > 2 && isLetter(first) && v[1] == UInt8(ascii: ":") && v[2] == UInt8(ascii: "\\") { return true }
+        if let colon = find(v, "://") {
+            // A URL: a secret only with userinfo, which the URL syntax reads itself.
+            _ = colon
+            return true
+        }
+        // CONSTANT_NAME or member access (`config.password`, `os.environ`).
+        if others == 0 && digits == 0 && lower == 0 && underscores > 0 { return true }
+        if others == 0 && dots > 0 && isDotted(v) { return true }
+        if hasFileExtension(v) { return true }
+        return false
+    }
+
+    /// An identifier as code writes one: snake_case, camelCase, CamelCase words, with at most
+    /// a short number at the end. Bare in code, that is a variable.
+    static func looksLikeIdentifier(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        var trailingDigits = 0
+        for b in v.reversed() { if isDigit(b) { trailingDigits += 1 } else { break } }
+        let body = UnsafeBufferPointer(rebasing: v[..<(v.count - trailingDigits)])
+        guard !body.isEmpty, isLetter(body[0]) || body[0] == UInt8(ascii: "_"), trailingDigits <= 3 else { return false }
+        return body.allSatisfy { isLetter($0) || $0 == UInt8(ascii: "_") }
+    }
+
+    // MARK: - Randomness
+
+    /// Long enough, mixed enough and with the entropy of a random string of its alphabet: the
+    /// gate is `min(3.5, log2(n) - 0.6)` bits a byte (hex: `min(3.0, ...)`), the generic
+    /// rules' gate, so a 16-character random value of letters and digits passes 99 times in 100.
+    static func looksRandom(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = v.count
+        if n < minimumRandomLength || hasSpace(v) { return false }
+        var letters = 0, digits = 0, upper = 0, lower = 0
+        for b in v {
+            if isDigit(b) { digits += 1 } else if isUpper(b) { upper += 1; letters += 1 } else if isLower(b) { lower += 1; letters += 1 }
+        }
+        // A random string of letters and digits holds both in all but a few per thousand at 16.
+        if letters == 0 { return false }
+        if digits == 0 && (upper == 0 || lower == 0 || n < 20) { return false }
+        let raw = UnsafeRawBufferPointer(v)
+        let hex = Entropy.isHexDigits(raw)
+        let cap = hex ? 3.0 : 3.5
+        let gate = min(cap, log2(Double(n)) - 0.6)
+        if Entropy.shannon(raw) <= gate { return false }
+        return !looksLikeWords(v)
+    }
+
+    /// CamelCase or snake_case words with no digit inside (`VeryLongClassNameForAToken`): not
+    /// random, whatever its entropy.
+    static func looksLikeWords(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        var digitsInside = false
+        for b in v.dropLast(3) where isDigit(b) { digitsInside = true; break }
+        if digitsInside { return false }
+        var runs = 0, run = 0, longest = 0
+        for b in v {
+            if isLower(b) { run += 1; longest = max(longest, run) } else { if run >= 3 { runs += 1 }; run = 0 }
+        }
+        if run >= 3 { runs += 1 }
+        return runs >= 2 && longest >= 4 && v.allSatisfy { isAlnum($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    // MARK: - Placeholders
+
+    /// Elided (`sk-abc...`, `pypi-AgEI…`), a block said twice or more (`ab12ab12`), a counting
+    /// run (`_1234`), a keyboard run (`asdasd`, `qwerty`) or a test word (`ForTestingOnly`):
+    /// documentation's values, not credentials. A random value holds none of these but about
+    /// once in 10^6 (a given 4-character run in base62, at any of ~30 places).
+    static func isElidedOrSample(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        if find(v, "...") != nil { return true }
+        if v.contains(0xE2) { return true }   // an ellipsis (U+2026) or other typographic character: prose
+        let lowered = v.map(lower)
+        for run in ["1234", "asdasd", "asdf", "qwert", "testing", "testonly", "fortest"] where find(lowered, run) { return true }
+        let n = v.count
+        for block in 1...max(1, n / 2) where n % block == 0 && n / block >= 2 {
+            var repeated = true
+            for i in block..<n where v[i] != v[i - block] { repeated = false; break }
+            if repeated { return true }
+        }
+        return false
+    }
+
+    /// Values documentation and templates write in a password's place.
+    static let placeholderWords: Set<[UInt8]> = Set([
+        "password", "passwd", "pass", "pwd", "secret", "secrets", "changeme", "change_me", "changeit", "test", "testing", "tests",
+        "example", "sample", "dummy", "fake", "foo", "foobar", "bar", "baz", "qux", "xxx", "todo", "tbd", "fixme", "redacted",
+        "hidden", "masked", "empty", "none", "null", "nil", "string", "str", "value", "token", "apikey", "api_key", "key",
+        "mypassword", "yourpassword", "your_password", "my_password", "password1", "password123", "secret123", "admin",
+        "administrator", "root", "user", "username", "guest", "default", "required", "optional", "unknown", "invalid",
+        "notasecret", "not_a_secret", "placeholder", "p@ssw0rd", "passw0rd", "secret_key", "secretkey", "access_token", "your_token", "yourtoken", "mytoken",
+    ].map { Array($0.utf8) })
+
+    static func isPlaceholderWord(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        if v.count > 20 { return false }
+        let lowered = v.map(lower)
+        if placeholderWords.contains(lowered) { return true }
+        // `your-api-key-here`, `<insert>`, `xxxxxxxx`, `****`, `....`.
+        if lowered.allSatisfy({ $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "#") }) { return true }
+        return startsWith(lowered, "your") || startsWith(lowered, "enter") || startsWith(lowered, "insert")
+    }
+
+    /// A credential word inside a weak value (`smtp_password`, `thisismypassword`,
+    /// `DB_PASSWORD`): a name or a stand-in, not a password.
+    static func containsCredentialWord(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        let lowered = v.map(lower)
+        for w in ["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "-pass", "_pass"] where find(lowered, w) { return true }
+        return false
+    }
+
+    // MARK: - Bytes
+
+    static func isDate(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        v.count >= 10 && (0..<4).allSatisfy { isDigit(v[$0]) } && v[4] == UInt8(ascii: "-") && isDigit(v[5]) && isDigit(v[6]) && v[7] == UInt8(ascii: "-")
+    }
+
+    static func isDotted(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Every dot-separated part an identifier (a letter or `_` first).
+        var atStart = true
+        for b in v {
+            if b == UInt8(ascii: ".") { if atStart { return false }; atStart = true; continue }
+            if atStart && !(isLetter(b) || b == UInt8(ascii: "_")) { return false }
+            atStart = false
+        }
+        return !atStart
+    }
+
+    static let fileExtensions: [String] = ["json", "pem", "key", "crt", "cer", "der", "p12", "pfx", "jks", "txt", "yaml", "yml",
+                                           "toml", "env", "ini", "cfg", "conf", "properties", "html", "js", "ts", "py", "rb", "go",
+                                           "swift", "sh", "gpg", "asc", "xml", "keystore", "db", "sqlite", "log"]
+
+    static func hasFileExtension(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let dot = v.lastIndex(of: UInt8(ascii: ".")), dot > 0, dot < v.count - 1 else { return false }
+        let ext = v[(dot + 1)...].map(lower)
+        return fileExtensions.contains { Array($0.utf8) == ext }
+    }
+
+    static func lowercaseWord(_ v: UnsafeBufferPointer<UInt8>, in words: [String]) -> Bool {
+        let lowered = v.map(lower)
+        return words.contains { Array($0.utf8) == lowered }
+    }
+
+    static func startsWith(_ v: [UInt8], _ prefix: String) -> Bool { v.starts(with: prefix.utf8) }
+
+    static func find(_ v: UnsafeBufferPointer<UInt8>, _ needle: String) -> Int? {
+        let nd = Array(needle.utf8)
+        if v.count < nd.count { return nil }
+        for i in 0...(v.count - nd.count) where v[i] == nd[0] {
+            if (0..<nd.count).allSatisfy({ v[i + $0] == nd[$0] }) { return i }
+        }
+        return nil
+    }
+
+    static func find(_ v: [UInt8], _ needle: String) -> Bool {
+        v.withUnsafeBufferPointer { find($0, needle) != nil }
+    }
+
+    static func hasSpace(_ v: UnsafeBufferPointer<UInt8>) -> Bool { v.contains { $0 == 0x20 || $0 == 0x09 } }
+    static func lower(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 32 : b }
+    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+    static func isLetter(_ b: UInt8) -> Bool { isUpper(b) || isLower(b) }
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func isAlnum(_ b: UInt8) -> Bool { isLetter(b) || isDigit(b) }
+}

@@ -1,0 +1,182 @@
+import ScanCore
+
+/// One (name, value) pair the pass read: where the value (the secret) and the whole pair are,
+/// what the name says and how the value was written.
+struct NamedCandidate: Equatable {
+    var name: CredentialName
+    var value: Range<Int>
+    var match: Range<Int>
+    var form: ValueForm
+    /// The value scorer's verdict (`CredentialValueScorer.confidence`).
+    var confidence: Confidence
+}
+
+/// Reads (name, value) pairs out of a buffer near keyword hits: each name-like token in a span
+/// is tried against the syntaxes (one file each: `+Assignment`, `+YAML`, `+XML`,
+/// `+CommandLine`, `+URL`, `+CallArgument`, `+Kubernetes`), which look at most a few hundred
+/// bytes either side of it, so the pass is linear in the span: a 10 MB line costs one walk
+/// over its tokens, each bounded.
+struct NamedCredentialReader {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let names: CredentialNameScorer
+    /// What a syntax has read of the buffer already, so a window read around each of many
+    /// names is read once (`+Kubernetes`).
+    final class Progress {
+        /// Where the manifest lines read from a `kind: Secret` end.
+        var manifestReadTo = 0
+    }
+    let progress = Progress()
+    /// How far back a syntax looks for the start of a line (`NAME=value` at a line's start is
+    /// an env file's, not code's): bounded, so a long line is not walked back per token.
+    static let lineLookBehind = 256
+    /// How far a value may run: `CredentialValueScorer.maximumLength` and a little for quotes.
+    static let valueReach = CredentialValueScorer.maximumLength + 2
+
+    init(buffer: UnsafeBufferPointer<UInt8>, names: CredentialNameScorer) {
+        self.buffer = buffer
+        self.names = names
+    }
+
+    /// Every pair whose name starts in `span`, in order of position.
+    func read(span: Range<Int>, onCandidate: (NamedCandidate) -> Void) {
+        let n = buffer.count
+        var i = max(0, span.lowerBound)
+        // A span may start inside a name: back up to its start (names are at most 80 bytes).
+        var back = 0
+        while i > 0 && back < CredentialNameScorer.maximumLength && NamedCredentialReader.isNameByte(buffer[i - 1]) { i -= 1; back += 1 }
+        let end = min(span.upperBound, n)
+        while i < end {
+            guard NamedCredentialReader.isNameByte(buffer[i]) else { i += 1; continue }
+            var j = i
+            while j < n && NamedCredentialReader.isNameByte(buffer[j]) && j - i <= CredentialNameScorer.maximumLength { j += 1 }
+            if j - i <= CredentialNameScorer.maximumLength {
+                readPair(nameStart: i, nameEnd: j, onCandidate: onCandidate)
+            } else {
+                while j < n && NamedCredentialReader.isNameByte(buffer[j]) { j += 1 }
+            }
+            i = j
+        }
+    }
+
+    private func readPair(nameStart: Int, nameEnd: Int, onCandidate: (NamedCandidate) -> Void) {
+        if let c = readURLUserinfo(schemeEnd: nameEnd) { onCandidate(c); return }
+        if let c = readUserFlag(nameStart: nameStart, nameEnd: nameEnd) { onCandidate(c); return }
+        if let c = readKubernetesSecret(nameStart: nameStart, nameEnd: nameEnd, onCandidate: onCandidate) { _ = c; return }
+        var start = nameStart
+        var dashes = 0
+        while start < nameEnd && buffer[start] == UInt8(ascii: "-") { start += 1; dashes += 1 }
+        guard NamedCredentialReader.mayHoldStem(buffer, start..<nameEnd) else { return }
+        guard let name = names.score(UnsafeBufferPointer(rebasing: buffer[start..<nameEnd])) else { return }
+        let found = readXMLElement(name, nameStart: start, nameEnd: nameEnd)
+            ?? readXMLKeyValue(name, nameStart: start, nameEnd: nameEnd)
+            ?? readCallArgument(name, nameStart: start, nameEnd: nameEnd)
+            ?? (dashes == 2 ? readFlag(name, nameStart: nameStart, nameEnd: nameEnd) : nil)
+            ?? readAssignment(name, nameStart: start, nameEnd: nameEnd)
+            ?? readYAMLNextLine(name, nameStart: start, nameEnd: nameEnd)
+        if let found { onCandidate(found) }
+    }
+
+    // MARK: - Shared pieces for the syntaxes
+
+    /// Reads a value starting at `at` (after the separator and spaces): quoted (one line,
+    /// backslash escapes skipped) or bare up to a terminator. Nil when there is none.
+    func readValue(at start: Int, bareTerminators: (UInt8) -> Bool = NamedCredentialReader.isBareTerminator)
+        -> (value: Range<Int>, end: Int, quoted: Bool)? {
+        let n = buffer.count
+        var i = start
+        // String prefixes: r"...", b'...', u"...", f"...", @"..." (C#), L"..." (C).
+        if i + 1 < n, NamedCredentialReader.isQuote(buffer[i + 1]),
+           [UInt8(ascii: "r"), UInt8(ascii: "b"), UInt8(ascii: "u"), UInt8(ascii: "f"), UInt8(ascii: "@"), UInt8(ascii: "L")].contains(buffer[i]) { i += 1 }
+        guard i < n else { return nil }
+        let q = buffer[i]
+        if NamedCredentialReader.isQuote(q) {
+            var j = i + 1
+            let limit = min(n, j + NamedCredentialReader.valueReach)
+            while j < limit && buffer[j] != q && buffer[j] != 0x0A {
+                if buffer[j] == UInt8(ascii: "\\") && q != UInt8(ascii: "'") { j += 1 }
+                j += 1
+            }
+            guard j < limit, buffer[j] == q, j > i + 1 else { return nil }
+            return (i + 1..<j, j + 1, true)
+        }
+        var j = i
+        let limit = min(n, j + NamedCredentialReader.valueReach)
+        while j < limit && !bareTerminators(buffer[j]) { j += 1 }
+        guard j > i, j < limit || j == n else { return nil }
+        return (i..<j, j, false)
+    }
+
+    /// Whether a bare value ends where a configuration value ends (the line's end, a comment,
+    /// a terminator, a closing quote of the argument it sits in) and not where code goes on
+    /// (`password = get_password()`, `token = cfg.token + suffix`).
+    func bareValueEnds(at end: Int) -> Bool {
+        let n = buffer.count
+        if end >= n { return true }
+        let b = buffer[end]
+        if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") || b == UInt8(ascii: ".") { return false }
+        var i = end
+        while i < n && (buffer[i] == 0x20 || buffer[i] == 0x09) && i - end < 64 { i += 1 }
+        if i >= n { return true }
+        switch buffer[i] {
+        case 0x0A, 0x0D, UInt8(ascii: "#"), UInt8(ascii: ";"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+             UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "\\"):
+            return true
+        case UInt8(ascii: "/"): return i + 1 < n && buffer[i + 1] == UInt8(ascii: "/")
+        default: return i > end && buffer[i] == UInt8(ascii: "-")   // the next flag of a command line
+        }
+    }
+
+    /// Spaces and tabs from `i`, at most 16.
+    func skipSpaces(_ i: Int) -> Int {
+        var j = i
+        while j < buffer.count && (buffer[j] == 0x20 || buffer[j] == 0x09) && j - i < 16 { j += 1 }
+        return j
+    }
+
+    /// The start of `i`'s line, or nil when it is further back than `lineLookBehind`.
+    func lineStart(_ i: Int) -> Int? {
+        var j = i
+        while j > 0 && buffer[j - 1] != 0x0A {
+            j -= 1
+            if i - j > NamedCredentialReader.lineLookBehind { return nil }
+        }
+        return j
+    }
+
+    func byte(_ i: Int) -> UInt8? { i >= 0 && i < buffer.count ? buffer[i] : nil }
+
+    func candidate(_ name: CredentialName, value: Range<Int>, matchStart: Int, matchEnd: Int, form: ValueForm) -> NamedCandidate? {
+        let v = UnsafeBufferPointer(rebasing: buffer[value])
+        guard let confidence = CredentialValueScorer.confidence(v, name: name, form: form) else { return nil }
+        return NamedCandidate(name: name, value: value, match: matchStart..<max(matchEnd, value.upperBound), form: form, confidence: confidence)
+    }
+
+    // MARK: - Bytes
+
+    static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D || b == 0x2E
+    }
+
+    static func isQuote(_ b: UInt8) -> Bool { b == 0x22 || b == 0x27 || b == 0x60 }
+
+    static func isBareTerminator(_ b: UInt8) -> Bool {
+        b <= 0x20 || b == 0x22 || b == 0x27 || b == 0x60 || b == UInt8(ascii: ";") || b == UInt8(ascii: "&") || b == UInt8(ascii: ",")
+            || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
+            || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "}") || b == UInt8(ascii: "\\") || b == 0x7F
+    }
+
+    /// Whether the token holds a stem of the credential vocabulary (`pass`, `pw`, `secret`,
+    /// `token`, `key`, `auth`, `cred`, `bearer`, `pat`): a cheap test before the name is split.
+    static func mayHoldStem(_ buffer: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var i = r.lowerBound
+        while i + 1 < r.upperBound {
+            let a = buffer[i] | 0x20, b = buffer[i + 1] | 0x20
+            switch (a, b) {
+            case (0x70, 0x61), (0x70, 0x77), (0x73, 0x65), (0x74, 0x6F), (0x6B, 0x65), (0x61, 0x75), (0x63, 0x72), (0x62, 0x65):
+                return true   // pa, pw, se, to, ke, au, cr, be
+            default: i += 1
+            }
+        }
+        return false
+    }
+}
