@@ -65,6 +65,10 @@ final class NamedCredentialTests: XCTestCase {
         XCTAssertEqual(secrets("curl --user \"\(random1):\" https://api.example.org"), [random1])
         XCTAssertEqual(secrets("curl --user kevin:'\(weak2)' -X PATCH"), [weak2])
         XCTAssertEqual(secrets("tool login --api-token \(random2) --verbose"), [random2])
+        // A header's value is all its string holds: short tokens count there.
+        let short = "Sk94H" + "G7f6KB"
+        XCTAssertEqual(secrets("curl -X POST --header \"Api-Token: \(short)\""), [short])
+        XCTAssertEqual(secrets("let x = Api-Token: \(short)\n"), [])
         XCTAssertEqual(secrets("Authorization: Api-Token \(random1)\n"), [random1])
         XCTAssertEqual(secrets("\"Authorization\": \"Bearer \(random2)\","), [random2])
     }

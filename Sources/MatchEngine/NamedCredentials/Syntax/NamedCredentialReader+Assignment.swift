@@ -49,7 +49,11 @@ extension NamedCredentialReader {
         // `Password=v;` is a connection string's only with a server in it: without, the string
         // is no connection string (a sentence, a list of settings) and the value no password.
         if !spaced && byte(read.end) == UInt8(ascii: ";") && !hasServerKey(around: nameStart) { return nil }
-        let form: ValueForm = !spaced && (isConfigLine(nameStart) || isParameter(nameStart)) || colon && isConfigLine(nameStart) ? .slot : .bare
+        // Inside a string (`-H 'Api-Token: v'`, `-d "access_token=v"`), a header or a form
+        // field: the value is all the slot holds.
+        let inString = closers == 0 && byte(nameStart - 1).map(NamedCredentialReader.isQuote) == true
+            && byte(read.end).map(NamedCredentialReader.isQuote) == true
+        let form: ValueForm = !spaced && (isConfigLine(nameStart) || isParameter(nameStart)) || colon && isConfigLine(nameStart) || inString ? .slot : .bare
         if form == .slot && looksLikeCodeName(value) { return nil }
         return candidate(name, value: value, matchStart: nameStart, matchEnd: read.end, form: form)
     }
