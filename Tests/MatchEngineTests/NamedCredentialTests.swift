@@ -98,7 +98,7 @@ final class NamedCredentialTests: XCTestCase {
     }
 
     func testProviderNamesComeFromTheList() {
-        let found = pass.scan("MAPQUEST_API_KEY=\(random1)\nnew_relic_license_key: \(random2)\nsomething_key = \"\(random1)\"\n")
+        let found = pass.scan("MAPQUEST_API_KEY=\(random1)\nnew_relic_license_key: \(random2)\nSOMETHING_KEY=\(random1)\nsomething_key = \"\(random1)\"\n")
         XCTAssertEqual(found.map(\.provider), ["MapQuest", "New Relic", nil])
         XCTAssertEqual(found.map(\.confidence), [.medium, .medium, .low])
         XCTAssertEqual(pass.description(provider: 0), "MapQuest credential (named)")
@@ -120,8 +120,9 @@ final class NamedCredentialTests: XCTestCase {
     }
 
     func testConfidenceFollowsNameAndValue() {
-        let found = pass.scan("api_key = \"\(random1)\"\npassword = \"\(weak1)\"\nuser_auth = \"\(random2)\"\ntoken = \"\(weak1)\"\n")
+        let found = pass.scan("api_key = \"\(random1)\"\npassword = \"\(weak1)\"\nUSER_AUTH=\(random2)\ntoken = \"\(weak1)\"\nuser_auth = \"\(random1)\"\n")
         XCTAssertEqual(found.map(\.secret), [random1, weak1, random2])
+        // A weak name is read in configuration, not in code.
         XCTAssertEqual(found.map(\.confidence), [.medium, .low, .low])
     }
 

@@ -84,7 +84,9 @@ struct CredentialNameScorer {
                                                   "length", "type", "kind", "name", "id", "idx", "index", "column", "col", "sign",
                                                   "eos", "bos", "pad", "unk", "mask", "sep", "cls", "special", "start", "end", "stop",
                                                   "prev", "previous", "last", "first", "cancel", "cancellation", "lexer", "parser",
-                                                  "ast", "syntax", "grammar", "tokenizer", "tokenize", "test", "testing", "amz", "bucket", "non"].map { Array($0.utf8) })
+                                                  "ast", "syntax", "grammar", "tokenizer", "tokenize", "test", "testing", "amz", "bucket", "non", "output", "pagination", "paginator", "marker",
+                                                  "disable", "disabled", "enable", "enabled", "express", "require", "required", "allow",
+                                                  "lifecycle", "mock", "result", "reserved"].map { Array($0.utf8) })
     /// Words before `key` that make it a public identifier, not a secret: a Pusher or Dropbox
     /// app key, an Algolia search key, a reCAPTCHA site key, a Supabase anon key.
     static let publicKeyQualifiers: Set<[UInt8]> = Set(["app", "application", "search", "mobile", "content", "site", "browser",
@@ -110,6 +112,8 @@ struct CredentialNameScorer {
         // One word ending in a credential word (`SOMEVENDORKEY`, `mapquestapikey`,
         // `dbpassword`): the part before it must be a provider's name or a credential word.
         if head < 0 { return oneWordName(words) }
+        // AWS's `ClientToken` and its kin are idempotency keys, not credentials.
+        if words[head] == CredentialNameScorer.token, head > 0, words[head - 1] == CredentialNameScorer.client { return nil }
         if words[head] == CredentialNameScorer.key || words[head] == CredentialNameScorer.appkey,
            words[..<head].contains(where: { CredentialNameScorer.publicKeyQualifiers.contains($0) }) { return nil }
         for w in words[(head + 1)...] where !CredentialNameScorer.valueSuffixes.contains(w) && !CredentialNameScorer.isDigits(w) {
@@ -149,6 +153,8 @@ struct CredentialNameScorer {
 
     private static let key = Array("key".utf8)
     private static let appkey = Array("appkey".utf8)
+    private static let token = Array("token".utf8)
+    private static let client = Array("client".utf8)
     private static let app = Array("app".utf8)
     private static let service = Array("service".utf8)
     private static let oneWordSuffixes: [([UInt8], CredentialName.Kind)] = {

@@ -6,8 +6,12 @@ import ScanCore
 enum ValueForm: Equatable {
     case quoted
     case bare
+    /// A configuration line's whole value (env, properties, INI, YAML, an XML element, a
+    /// header inside a command's string): no code around it, but a type annotation
+    /// (`password: bytes`) reads the same.
+    case config
     /// In a slot that holds nothing but a credential: a connection string's `Password=`, a
-    /// URI's userinfo, `curl -u user:pass`, an XML `value=` of a password key.
+    /// URI's userinfo, `curl -u user:pass`, a query parameter, Kubernetes Secret data.
     case slot
 }
 
@@ -37,14 +41,21 @@ enum CredentialValueScorer {
         if isReference(value) || isNonSecretShape(value) { return nil }
         if Placeholder.isPlaceholder(UnsafeRawBufferPointer(value)) || isPlaceholderWord(value) || isElidedOrSample(value) { return nil }
         if containsCredentialWord(value) { return nil }
-        let random = looksRandom(value) && (form == .slot || n >= minimumRandomLengthInCode)
+        let inCode = form == .quoted || form == .bare
+        let random = looksRandom(value) && (!inCode || n >= minimumRandomLengthInCode && !isIdShaped(value))
         if form == .bare && !random && looksLikeIdentifier(value) { return nil }
-        if random { return name.strong ? .medium : .low }
+        // A weak name (`user_auth`, `somevendor_key`) in code names too many things that are
+        // not secrets (`reserved_key`, `result_key`): read in configuration only.
+        if random { return name.strong ? .medium : inCode ? nil : .low }
         // Not random: only a password slot holds a weak but real credential.
         // A bare word in code (`password = goodspec;`, a string's `PASSWORD=x`) is an
         // expression as often as a password: only a quoted or slotted one is reported.
         guard name.kind == .password, form != .bare, n >= minimumWeakLength || form == .slot else { return nil }
         if hasSpace(value) { return nil }
+        // A weak password people choose mixes letters with digits or symbols (`hunter2`,
+        // `P@ssw0rd$1`); a word alone (`python`, `sekrit`, `IAmSensitive`) is as often a test's
+        // stand-in or a type name, except where the syntax holds nothing but a password.
+        if form != .slot || !name.strong, !isMixed(value) { return nil }
         return .low
     }
 
@@ -59,6 +70,9 @@ enum CredentialValueScorer {
         let lowered = v.prefix(16).map(lower)
         for p in ["process.env", "os.environ", "system.getenv", "env.", "env[", "&lt;"] where startsWith(lowered, p) { return true }
         if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
+        // A numeric literal (`0x1f…`), an index or a call (`a.b[-1]`, `Shards[-1].ShardId`).
+        if v.count > 2 && first == UInt8(ascii: "0") && v[1] | 0x20 == UInt8(ascii: "x") { return true }
+        if v.contains(UInt8(ascii: "[")) || v.contains(UInt8(ascii: "]")) { return true }
         if first == UInt8(ascii: "%") && last == UInt8(ascii: "%") { return true }
         if first == UInt8(ascii: "@") && last == UInt8(ascii: "@") { return true }
         if first == UInt8(ascii: "*") && v.allSatisfy({ $0 == UInt8(ascii: "*") }) { return true }
@@ -110,6 +124,27 @@ enum CredentialValueScorer {
         return body.allSatisfy { isLetter($0) || $0 == UInt8(ascii: "_") }
     }
 
+    /// Letters with digits or symbols, 7 characters or more.
+    static func isMixed(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        v.count >= 7 && v.contains(where: isLetter) && v.contains { !isLetter($0) }
+    }
+
+    /// Shapes of ids rather than keys where code writes them: hex under 32 digits (a hash or
+    /// id cut short), lower-case words and numbers joined by `_`, `-` or `.` (`python_3_11`),
+    /// each part all letters or all digits. (A UUID under a strong name is an API key as
+    /// often as not, and stays.)
+    static func isIdShaped(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        if v.count < 32 && Entropy.isHexDigits(UnsafeRawBufferPointer(v)) { return true }
+        var separators = 0, letters = false, digits = false
+        for b in v {
+            if b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") {
+                if letters && digits { return false }
+                separators += 1; letters = false; digits = false
+            } else if isLower(b) { letters = true } else if isDigit(b) { digits = true } else { return false }
+        }
+        return separators > 0 && !(letters && digits)
+    }
+
     // MARK: - Randomness
 
     /// Long enough, mixed enough and with the entropy of a random string of its alphabet: the
@@ -136,6 +171,15 @@ enum CredentialValueScorer {
     /// CamelCase or snake_case words with no digit inside (`VeryLongClassNameForAToken`): not
     /// random, whatever its entropy.
     static func looksLikeWords(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Words with a version in them (`ServerlessV2PlatformVersions`): runs of three or more
+        // lower-case letters over most of the value, two digits at most.
+        var covered = 0, digits = 0, current = 0
+        for b in v {
+            if isDigit(b) { digits += 1 }
+            if isLower(b) { current += 1 } else { if current >= 3 { covered += current }; current = 0 }
+        }
+        if current >= 3 { covered += current }
+        if digits <= 2 && covered * 10 >= v.count * 7 { return true }
         var digitsInside = false
         for b in v.dropLast(3) where isDigit(b) { digitsInside = true; break }
         if digitsInside { return false }
@@ -157,7 +201,8 @@ enum CredentialValueScorer {
         if find(v, "...") != nil { return true }
         if v.contains(0xE2) { return true }   // an ellipsis (U+2026) or other typographic character: prose
         let lowered = v.map(lower)
-        for run in ["1234", "asdasd", "asdf", "qwert", "testing", "testonly", "fortest"] where find(lowered, run) { return true }
+        for run in ["1234", "asdasd", "asdf", "qwert", "testing", "testonly", "fortest", "mock", "geheim", "::"] where find(lowered, run) { return true }
+        for word in ["test", "dummy", "fake", "sample", "your"] where startsWith(lowered, word) { return true }
         let n = v.count
         for block in 1...max(1, n / 2) where n % block == 0 && n / block >= 2 {
             var repeated = true
@@ -190,7 +235,8 @@ enum CredentialValueScorer {
     /// `DB_PASSWORD`): a name or a stand-in, not a password.
     static func containsCredentialWord(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
         let lowered = v.map(lower)
-        for w in ["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "-pass", "_pass"] where find(lowered, w) { return true }
+        for w in ["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "-pass", "_pass", "privatekey",
+                  "accesskey", "secretkey", "_key", "key_", "keytype"] where find(lowered, w) { return true }
         return false
     }
 

@@ -66,6 +66,10 @@ struct NamedCredentialReader {
         var dashes = 0
         while start < nameEnd && buffer[start] == UInt8(ascii: "-") { start += 1; dashes += 1 }
         guard NamedCredentialReader.mayHoldStem(buffer, start..<nameEnd) else { return }
+        // A segment of a path, a type or an ARN (`AWS::IAM::AccessKey`, `arn:…:secret:x`,
+        // `/v1/token`, `user@token`): no variable's name.
+        if dashes == 0, let before = byte(start - 1), before == UInt8(ascii: ":") || before == UInt8(ascii: "/") || before == UInt8(ascii: "@"),
+           !isXMLNamespace(colon: start - 1) { return }
         guard let name = names.score(UnsafeBufferPointer(rebasing: buffer[start..<nameEnd])) else { return }
         let found = readXMLElement(name, nameStart: start, nameEnd: nameEnd)
             ?? readXMLKeyValue(name, nameStart: start, nameEnd: nameEnd)
@@ -74,6 +78,14 @@ struct NamedCredentialReader {
             ?? readAssignment(name, nameStart: start, nameEnd: nameEnd)
             ?? readYAMLNextLine(name, nameStart: start, nameEnd: nameEnd)
         if let found { onCandidate(found) }
+    }
+
+    /// Whether the `:` at `colon` ends an XML namespace prefix (`<cfg:apiKey>`).
+    func isXMLNamespace(colon: Int) -> Bool {
+        guard byte(colon) == UInt8(ascii: ":") else { return false }
+        var i = colon - 1
+        while let b = byte(i), NamedCredentialReader.isNameByte(b), colon - i < 32 { i -= 1 }
+        return i < colon - 1 && (byte(i) == UInt8(ascii: "<") || byte(i) == UInt8(ascii: "/") && byte(i - 1) == UInt8(ascii: "<"))
     }
 
     // MARK: - Shared pieces for the syntaxes

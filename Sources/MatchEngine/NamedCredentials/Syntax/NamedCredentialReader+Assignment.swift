@@ -46,15 +46,22 @@ extension NamedCredentialReader {
             return candidate(name, value: value, matchStart: nameStart, matchEnd: read.end, form: .quoted)
         }
         guard bareValueEnds(at: read.end) else { return nil }
+        // `name=name` (a keyword argument passed on): a variable.
+        if buffer[value].elementsEqual(buffer[nameStart..<nameEnd]) { return nil }
         // `Password=v;` is a connection string's only with a server in it: without, the string
         // is no connection string (a sentence, a list of settings) and the value no password.
         if !spaced && byte(read.end) == UInt8(ascii: ";") && !hasServerKey(around: nameStart) { return nil }
         // Inside a string (`-H 'Api-Token: v'`, `-d "access_token=v"`), a header or a form
         // field: the value is all the slot holds.
+        // A header's name has a dash or a capital (`Api-Token`, `Token`); `"passwd:gecos"` is
+        // no header.
+        let headerName = buffer[nameStart..<nameEnd].contains(UInt8(ascii: "-")) || CredentialNameScorer.isUpper(buffer[nameStart])
+            || name.kind != .password
         let inString = closers == 0 && byte(nameStart - 1).map(NamedCredentialReader.isQuote) == true
-            && byte(read.end).map(NamedCredentialReader.isQuote) == true
-        let form: ValueForm = !spaced && (isConfigLine(nameStart) || isParameter(nameStart)) || colon && isConfigLine(nameStart) || inString ? .slot : .bare
-        if form == .slot && looksLikeCodeName(value) { return nil }
+            && byte(read.end).map(NamedCredentialReader.isQuote) == true && colon && headerName
+        let form: ValueForm = !spaced && isParameter(nameStart) ? .slot
+            : !spaced && isConfigLine(nameStart) || colon && isConfigLine(nameStart) || inString ? .config : .bare
+        if form != .bare && looksLikeCodeName(value) { return nil }
         return candidate(name, value: value, matchStart: nameStart, matchEnd: read.end, form: form)
     }
 

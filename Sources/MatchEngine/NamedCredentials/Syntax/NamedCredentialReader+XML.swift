@@ -19,7 +19,7 @@ extension NamedCredentialReader {
         var e = j
         while e > v && (buffer[e - 1] == 0x20 || buffer[e - 1] == 0x09) { e -= 1 }
         guard e > v else { return nil }
-        return candidate(name, value: v..<e, matchStart: open, matchEnd: j, form: .slot)
+        return candidate(name, value: v..<e, matchStart: open, matchEnd: j, form: .config)
     }
 
     func readXMLKeyValue(_ name: CredentialName, nameStart: Int, nameEnd: Int) -> NamedCandidate? {
@@ -35,6 +35,6 @@ extension NamedCredentialReader {
         let eq = skipSpaces(i + 5)
         guard byte(eq) == UInt8(ascii: "=") else { return nil }
         guard let read = readValue(at: skipSpaces(eq + 1)), read.quoted else { return nil }
-        return candidate(name, value: read.value, matchStart: nameStart, matchEnd: read.end, form: .slot)
+        return candidate(name, value: read.value, matchStart: nameStart, matchEnd: read.end, form: .config)
     }
 }

@@ -25,7 +25,7 @@ extension NamedCredentialReader {
         end = skipSpaces(end)
         guard end >= buffer.count || buffer[end] == 0x0A || buffer[end] == 0x0D else { return nil }
         if !read.quoted, buffer[read.value.upperBound - 1] == UInt8(ascii: ":") { return nil }
-        return candidate(name, value: read.value, matchStart: nameStart, matchEnd: read.end, form: read.quoted ? .quoted : .slot)
+        return candidate(name, value: read.value, matchStart: nameStart, matchEnd: read.end, form: read.quoted ? .quoted : .config)
     }
 
     func indent(from start: Int, to end: Int) -> Int {
