@@ -321,10 +321,12 @@ public final class Matcher {
     private func runNamed(_ named: NamedCredentialPass, rule: Rule, ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer,
                           context: MatchContext, accept: Range<Int>?, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let acceptEnd = accept?.upperBound ?? buffer.count
-        named.scan(buffer, spans: spans) { found in
+        var all: [NamedCredentialPass.Found] = []
+        named.scan(buffer, spans: spans, into: &all)
+        for found in all {
             if self.pass == .trusted { trustedSpans.append(found.match) }
-            if found.match.lowerBound >= acceptEnd { return }
-            if let accept, !accept.contains(found.match.lowerBound) { return }
+            if found.match.lowerBound >= acceptEnd { continue }
+            if let accept, !accept.contains(found.match.lowerBound) { continue }
             var pending: ContextChecks?
             let decided = verdict(rule, ruleIndex: ruleIndex, secret: found.secret, match: found.match, buffer: buffer, context: context,
                                   pending: &pending, onFailure: onFailure)
@@ -338,10 +340,10 @@ public final class Matcher {
             if let pending {
                 m.pending = pending
                 onMatch(m)
-                return
+                continue
             }
             switch decided {
-            case .drop: return
+            case .drop: continue
             case .allowlisted:
                 if reportsAllowlisted { m.allowlisted = true; onMatch(m) }
             case .report: onMatch(m)

@@ -86,7 +86,7 @@ struct CredentialNameScorer {
                                                   "prev", "previous", "last", "first", "cancel", "cancellation", "lexer", "parser",
                                                   "ast", "syntax", "grammar", "tokenizer", "tokenize", "test", "testing", "amz", "bucket", "non", "output", "pagination", "paginator", "marker",
                                                   "disable", "disabled", "enable", "enabled", "express", "require", "required", "allow",
-                                                  "lifecycle", "mock", "result", "reserved"].map { Array($0.utf8) })
+                                                  "lifecycle", "mock", "result", "reserved", "config", "dedup"].map { Array($0.utf8) })
     /// Words before `key` that make it a public identifier, not a secret: a Pusher or Dropbox
     /// app key, an Algolia search key, a reCAPTCHA site key, a Supabase anon key.
     static let publicKeyQualifiers: Set<[UInt8]> = Set(["app", "application", "search", "mobile", "content", "site", "browser",

@@ -124,9 +124,11 @@ enum CredentialValueScorer {
         return body.allSatisfy { isLetter($0) || $0 == UInt8(ascii: "_") }
     }
 
-    /// Letters with digits or symbols, 7 characters or more.
+    /// Letters with digits or symbols, 7 characters or more; words joined by `-`, `_` or `.`
+    /// (`to-be-stolen`, `alternate-value`) are a phrase, not a mix.
     static func isMixed(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
-        v.count >= 7 && v.contains(where: isLetter) && v.contains { !isLetter($0) }
+        v.count >= 7 && v.contains(where: isLetter)
+            && v.contains { !isLetter($0) && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: ".") }
     }
 
     /// Shapes of ids rather than keys where code writes them: hex under 32 digits (a hash or
@@ -180,6 +182,8 @@ enum CredentialValueScorer {
         }
         if current >= 3 { covered += current }
         if digits <= 2 && covered * 10 >= v.count * 7 { return true }
+        // A long run of words and punctuation (a stack trace, a list of symbols).
+        if digits * 10 <= v.count && covered * 10 >= v.count * 6 { return true }
         var digitsInside = false
         for b in v.dropLast(3) where isDigit(b) { digitsInside = true; break }
         if digitsInside { return false }

@@ -35,18 +35,23 @@ public struct NamedCredentialPass: Sendable {
     }
 
     /// The pairs whose name starts in one of `spans` (sorted, disjoint), in order, none
-    /// overlapping an earlier one.
-    public func scan(_ buffer: UnsafeRawBufferPointer, spans: [Range<Int>], onFound: (Found) -> Void) {
+    /// overlapping an earlier one, appended to `found`.
+    public func scan(_ buffer: UnsafeRawBufferPointer, spans: [Range<Int>], into found: inout [Found]) {
         let bytes = buffer.bindMemory(to: UInt8.self)
         let reader = NamedCredentialReader(buffer: bytes, names: names)
+        var candidates: [NamedCandidate] = []
+        for span in spans { reader.read(span: span, into: &candidates) }
         var lastEnd = 0
-        for span in spans {
-            reader.read(span: span) { c in
-                guard c.match.lowerBound >= lastEnd else { return }
-                lastEnd = c.match.upperBound
-                onFound(Found(secret: c.value, match: c.match, confidence: c.confidence, provider: c.name.provider))
-            }
+        for c in candidates where c.match.lowerBound >= lastEnd {
+            lastEnd = c.match.upperBound
+            found.append(Found(secret: c.value, match: c.match, confidence: c.confidence, provider: c.name.provider))
         }
+    }
+
+    public func scan(_ buffer: UnsafeRawBufferPointer, spans: [Range<Int>], onFound: (Found) -> Void) {
+        var found: [Found] = []
+        scan(buffer, spans: spans, into: &found)
+        for f in found { onFound(f) }
     }
 
     /// The pairs of a whole text, for tests and `rules check`.

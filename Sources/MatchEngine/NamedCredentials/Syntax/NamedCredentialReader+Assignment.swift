@@ -29,6 +29,8 @@ extension NamedCredentialReader {
             afterSeparator = byte(i + 1) == UInt8(ascii: "=") ? i + 2 : i + 3
         default: return nil
         }
+        // `KEY= next` (env style, nothing after the `=`): an empty value.
+        if !spaced && s == UInt8(ascii: "=") && (byte(afterSeparator) == 0x20 || byte(afterSeparator) == 0x09) { return nil }
         var v = skipSpaces(afterSeparator)
         guard let first = byte(v), first != 0x0A, first != 0x0D else { return nil }
         // Inside a string (`-H "apikey: v"`) the value is bare up to the string's end; a quote

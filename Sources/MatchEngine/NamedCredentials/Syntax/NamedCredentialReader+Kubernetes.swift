@@ -11,8 +11,9 @@ extension NamedCredentialReader {
 
     /// Non-nil (the number of entries read) when the token is the `Secret` of `kind: Secret`
     /// (the keyword's line: the `data:` key is read wherever it is within `manifestReach`).
-    func readKubernetesSecret(nameStart: Int, nameEnd: Int, onCandidate: (NamedCandidate) -> Void) -> Int? {
-        guard nameEnd - nameStart == 6, buffer[nameStart..<nameEnd].map({ $0 | 0x20 }) == Array("secret".utf8) else { return nil }
+    func readKubernetesSecret(nameStart: Int, nameEnd: Int, into found: inout [NamedCandidate]) -> Int? {
+        guard nameEnd - nameStart == 6, buffer[nameStart] | 0x20 == UInt8(ascii: "s"),
+              buffer[nameStart..<nameEnd].map({ $0 | 0x20 }) == Array("secret".utf8) else { return nil }
         var k = nameStart - 1
         if let q = byte(k), NamedCredentialReader.isQuote(q) { k -= 1 }
         while let b = byte(k), b == 0x20 || b == 0x09, nameStart - k < 8 { k -= 1 }
@@ -33,7 +34,7 @@ extension NamedCredentialReader {
             let word = buffer[content..<min(end, content + 12)].map { $0 | 0x20 }
             if word.starts(with: Array("data:".utf8)) || word.starts(with: Array("stringdata:".utf8)) {
                 let keyEnd = content + (word[0] == UInt8(ascii: "d") ? 4 : 10)
-                entries += readSecretData(keyStart: content, keyEnd: keyEnd, onCandidate: onCandidate) ?? 0
+                entries += readSecretData(keyStart: content, keyEnd: keyEnd, into: &found) ?? 0
             }
             line = end + 1
         }
@@ -41,7 +42,7 @@ extension NamedCredentialReader {
     }
 
     /// The entries under a `data:` key (the key at `keyStart..<keyEnd`, then `:` and the line's end).
-    private func readSecretData(keyStart nameStart: Int, keyEnd nameEnd: Int, onCandidate: (NamedCandidate) -> Void) -> Int? {
+    private func readSecretData(keyStart nameStart: Int, keyEnd nameEnd: Int, into found: inout [NamedCandidate]) -> Int? {
         var i = skipSpaces(nameEnd + 1)
         if byte(i) == 0x0D { i += 1 }
         guard byte(i) == 0x0A, let start = lineStart(nameStart) else { return nil }
@@ -54,7 +55,7 @@ extension NamedCredentialReader {
             guard content - line > keyIndent, let first = byte(content), first != 0x0A else { break }
             var end = content
             while end < buffer.count && buffer[end] != 0x0A && end - content < 4 * NamedCredentialReader.valueReach { end += 1 }
-            if first != UInt8(ascii: "#"), let entry = readEntry(content..<end) { onCandidate(entry) }
+            if first != UInt8(ascii: "#"), let entry = readEntry(content..<end) { found.append(entry) }
             entries += 1
             let entryIndent = content - line
             line = end + 1
