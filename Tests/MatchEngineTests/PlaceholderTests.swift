@@ -114,6 +114,7 @@ final class PlaceholderTests: XCTestCase {
         // MongoDB's manual, in every connection-string example.
         XCTAssertEqual(Placeholder.reason("D1fficultP" + "%40ssw0rd"), .documentationValue)
         XCTAssertEqual(Placeholder.reason("D1fficultP" + "@ssw0rd"), .documentationValue)
+        XCTAssertEqual(Placeholder.reason("D1fficult" + "P"), .documentationValue)
     }
 
     func testStandInWordsInDisguise() {
