@@ -24,12 +24,6 @@ public enum Placeholder {
         // GitHub's REST API documentation token.
         "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
         "16C7e42F292c6912E7710c838347Ae178B4a",
-        // The password of MongoDB's connection-string examples (myDatabaseUser's), as the
-        // manual writes it percent-encoded and decoded, and the part before its decoded `@`
-        // (what a URI rule reads as the password in the percent-decoded text).
-        "D1fficultP%40ssw0rd",
-        "D1fficultP@ssw0rd",
-        "D1fficultP",
     ].map { Array($0.utf8) })
 
     static let documentationLengths = Set(documentationValues.map(\.count))
