@@ -25,6 +25,26 @@ final class RulesCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("negative example 2 is reported by `demo-key`"), r.stdout)
     }
 
+    /// A rule's own example that the placeholder filter drops makes no finding, not even a
+    /// suppressed one: `rules check` names the check that dropped it, never the value.
+    func testRulesCheckSaysWhyAnExampleIsDroppedAsAPlaceholder() {
+        let tmp = TempDir()
+        tmp.write("p.toml", """
+        [[rules]]
+        id = "demo-token"
+        regex = '''(demo_[a-z0-9]{16})'''
+        keywords = ["demo_"]
+        examples = ['''t = "«demo_abcdefghijklmnop»"''', '''t = "«demo_k3v9q2m7x4w8z1r6»"''']
+        negativeExamples = ['''demo_1''', '''demo_x''']
+        """)
+        let r = keyshape(["rules", "check", "--no-builtin-rules", "--rules", tmp.path + "/p.toml"])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("demo-token: example 1 not found at bytes 5..<26: the value is dropped as a placeholder (a counting run)"),
+                      r.stdout)
+        XCTAssertFalse(r.stdout.contains("example 2"), r.stdout)
+        XCTAssertFalse((r.stdout + r.stderr).contains("abcdefghij"), "the value is never printed")
+    }
+
     func testRulesListShowsEmbeddedRules() throws {
         let r = keyshape(["rules", "list"])
         XCTAssertEqual(r.status, 0)
