@@ -39,27 +39,27 @@ let package = Package(
         // processor allows, a byte loop elsewhere).
         .target(name: "CByteMasks"),
         // libFuzzer harness for the decoders; a plain build makes a seed replayer.
-        .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/DecodersFuzzer"),
         // Throughput of the candidate finder on a folder, and of its C pass alone at each tier,
         // run by hand (not a test).
-        .executableTarget(name: "DecodersBench", dependencies: ["Decoders", "CByteMasks"]),
+        .executableTarget(name: "DecodersBench", dependencies: ["Decoders", "CByteMasks"], path: "Fuzz/DecodersBench"),
 
         .target(name: "GitHistory"),
         .target(name: "ObjectFiles"),
         // libFuzzer harness for the object-file parsers; a plain build makes a seed replayer.
-        .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"]),
+        .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"], path: "Fuzz/ObjectFilesFuzzer"),
         // Archives (zip and its kin, tar with its compressors, ar) read member by member through
         // libarchive's callbacks, under limits that fail closed; a transform, not a scanner.
         .target(name: "Archives", dependencies: ["CArchive", "ScanCore"]),
-        .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
+        .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"], path: "Fuzz/ArchivesFuzzer"),
         // The formats app bundles carry (binary plists, DEX, Android binary XML and resource
         // tables, Java class files): their strings with byte offsets, bounds-checked; pure, no
         // dependencies. One libFuzzer harness per parser.
         .target(name: "AppFormats"),
-        .executableTarget(name: "BinaryPlistFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
-        .executableTarget(name: "DEXFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
-        .executableTarget(name: "AndroidResourcesFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
-        .executableTarget(name: "JavaClassFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "BinaryPlistFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/BinaryPlistFuzzer"),
+        .executableTarget(name: "DEXFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/DEXFuzzer"),
+        .executableTarget(name: "AndroidResourcesFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/AndroidResourcesFuzzer"),
+        .executableTarget(name: "JavaClassFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/JavaClassFuzzer"),
 
         // Scanner: inputs -> matcher -> findings.
         .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats"]),
@@ -76,10 +76,10 @@ let package = Package(
         // libFuzzer harnesses for the TOML reader and rule loader and for the whole per-file
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
-        .target(name: "FuzzDriver"),
-        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders", "AppFormats"]),
-        .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
-        .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders", "AppFormats"], path: "Fuzz/FuzzChecks"),
+        .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/TOMLFuzzer"),
+        .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/FileScanFuzzer"),
 
         // Builtin rules are embedded at build time, without their examples.
         .executableTarget(name: "EmbedRulesTool", dependencies: ["TOML"], path: "Sources/EmbedRulesTool"),
