@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
+        // The one seam for read, pread, write, open and close on a descriptor: EINTR retried,
+        // short reads and writes continued, failures as errno values. No dependencies.
+        .target(name: "POSIXIO"),
+
         // Formats and value types.
         .target(name: "TOML"),
         .target(name: "ScanCore"),
@@ -31,7 +35,7 @@ let package = Package(
         .target(name: "MatchEngine", dependencies: ["CPCRE2", "TOML", "ScanCore"]),
 
         // Inputs: bytes with provenance.
-        .target(name: "FileInputs", dependencies: ["ScanCore"]),
+        .target(name: "FileInputs", dependencies: ["ScanCore", "POSIXIO"]),
         // Transform: encoded values (base64, hex, percent, escapes, data: URIs) decoded for
         // the matcher; pure, no dependencies but its own C pass (CByteMasks).
         .target(name: "Decoders", dependencies: ["CByteMasks"]),
@@ -44,13 +48,13 @@ let package = Package(
         // run by hand (not a test).
         .executableTarget(name: "DecodersBench", dependencies: ["Decoders", "CByteMasks"], path: "Fuzz/DecodersBench"),
 
-        .target(name: "GitHistory"),
-        .target(name: "ObjectFiles"),
+        .target(name: "GitHistory", dependencies: ["POSIXIO"]),
+        .target(name: "ObjectFiles", dependencies: ["POSIXIO"]),
         // libFuzzer harness for the object-file parsers; a plain build makes a seed replayer.
         .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"], path: "Fuzz/ObjectFilesFuzzer"),
         // Archives (zip and its kin, tar with its compressors, ar) read member by member through
         // libarchive's callbacks, under limits that fail closed; a transform, not a scanner.
-        .target(name: "Archives", dependencies: ["CArchive", "ScanCore"]),
+        .target(name: "Archives", dependencies: ["CArchive", "ScanCore", "POSIXIO"]),
         .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"], path: "Fuzz/ArchivesFuzzer"),
         // The formats app bundles carry (binary plists, DEX, Android binary XML and resource
         // tables, Java class files): their strings with byte offsets, bounds-checked; pure, no
@@ -62,10 +66,10 @@ let package = Package(
         .executableTarget(name: "JavaClassFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/JavaClassFuzzer"),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats"]),
+        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats", "POSIXIO"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
-        .target(name: "StandardStreams"),
+        .target(name: "StandardStreams", dependencies: ["POSIXIO"]),
 
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
@@ -77,7 +81,7 @@ let package = Package(
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
         .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"),
-        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders", "AppFormats"], path: "Fuzz/FuzzChecks"),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders", "AppFormats", "POSIXIO"], path: "Fuzz/FuzzChecks"),
         .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/TOMLFuzzer"),
         .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/FileScanFuzzer"),
 
@@ -109,6 +113,7 @@ let package = Package(
 
         // Shared by the test targets: running a child process, finding a built executable.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "POSIXIOTests", dependencies: ["POSIXIO", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),

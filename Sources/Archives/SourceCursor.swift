@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// The state behind libarchive's read, seek and skip callbacks for one opened archive: a
 /// position in the source and one block of at most `readBlockBytes` handed out at a time.
@@ -79,11 +80,8 @@ final class SourceCursor {
                 delivered += Int64(count)
                 return count
             }
-            var got: Int
-            repeat {
-                got = size != nil ? pread(fd, buffer.baseAddress, blockBytes, off_t(position))
-                                  : systemRead(fd, buffer.baseAddress, blockBytes)
-            } while got < 0 && errno == EINTR
+            let got = size != nil ? POSIX.pread(fd, buffer.baseAddress, blockBytes, at: position)
+                                  : POSIX.read(fd, buffer.baseAddress, blockBytes)
             guard got >= 0 else {
                 failed = true
                 failedErrno = errno
@@ -143,14 +141,6 @@ final class SourceCursor {
         position += max(0, step)
         return max(0, step)
     }
-}
-
-func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Darwin.read(fd, buffer, count)
-    #endif
 }
 
 // The C callbacks: the client data is the cursor, unretained (the reader keeps it alive
