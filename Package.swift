@@ -111,8 +111,9 @@ let package = Package(
         .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore", "StandardStreams"],
                           linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
 
-        // Shared by the test targets: running a child process, finding a built executable.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Shared by the test targets: running a child process, finding a built executable, reading
+        // a JSON report back, seeded random values, run-time keys.
+        .target(name: "TestSupport", dependencies: ["TOML"], path: "Tests/TestSupport"),
         .testTarget(name: "POSIXIOTests", dependencies: ["POSIXIO", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),

@@ -10,7 +10,7 @@ final class GuessConfirmationTests: XCTestCase {
     let weak = "Summer2024!"
 
     func findings(_ r: Run) -> [[String: Any]] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report: \(r.stderr)")
         return object?["findings"] as? [[String: Any]] ?? []
     }

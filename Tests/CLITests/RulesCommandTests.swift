@@ -32,7 +32,7 @@ final class RulesCommandTests: XCTestCase {
         let count = Int(r.stdout.split(separator: "\n").last!.split(separator: " ")[0])!
         XCTAssertGreaterThanOrEqual(count, 20)
         let json = keyshape(["rules", "list", "--format", "json"])
-        let object = try JSONSerialization.jsonObject(with: json.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(json.report)
         XCTAssertEqual(object["count"] as? Int, count)
     }
 
@@ -68,7 +68,7 @@ final class RulesCommandTests: XCTestCase {
 
         let json = keyshape(list + ["--format", "json"])
         XCTAssertEqual(json.status, 0, json.stderr)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+        let object = try XCTUnwrap(json.report)
         XCTAssertEqual(object["count"] as? Int, 2)
         let rules = try XCTUnwrap(object["rules"] as? [[String: Any]])
         XCTAssertEqual(rules.map { $0["id"] as? String }, ["alpha-key", "beta-key"])

@@ -18,7 +18,7 @@ final class DatastoreCommandTests: XCTestCase {
     func reportLines(_ db: String, _ extra: [String] = []) -> [[String: Any]] {
         let r = CLI.keyshape(["report", "--datastore", db, "--format", "jsonl"] + extra)
         XCTAssertTrue([0, 1].contains(r.status), r.stderr)
-        return r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return r.reportLines
     }
 
     func testTheDatastoreNeverHoldsAValueOrAFragment() throws {
@@ -312,7 +312,7 @@ final class DatastoreCommandTests: XCTestCase {
         while writer.isRunning || seen.isEmpty {
             let r = CLI.keyshape(["report", "--datastore", db, "--format", "json"])
             XCTAssertTrue([0, 1].contains(r.status), r.stderr)
-            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let object = try XCTUnwrap(r.report)
             let count = (object["findings"] as? [Any])?.count ?? -1
             XCTAssertTrue(count >= 0 && count <= 300 && count % 5 == 0, "a read saw \(count) findings: not whole commits")
             XCTAssertGreaterThanOrEqual(count, seen.max() ?? 0, "a read saw fewer findings than one before it")

@@ -8,7 +8,7 @@ import TestSupport
 /// confirms no guessed value, and a triage decision covers the values it was made on only.
 final class DatastoreKeyTests: XCTestCase {
     func lines(_ r: CLI.Run) -> [[String: Any]] {
-        r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        r.reportLines
     }
 
     func testTheDatastoresKeyGroupsAcrossRunsAndIsNeverPrinted() throws {

@@ -11,10 +11,7 @@ import TestSupport
 /// hold, is scanned raw and is an error entry saying so: never a silent downgrade.
 final class StreamedAppFormatBlobTests: XCTestCase {
     /// 70 characters, as the fixtures want (each format stores the length `F` right before it).
-    let key: String = {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_" + "live_" + String((0..<62).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }()
+    let key: String = TestKeys.stripe(bodyLength: 62)
 
     func testADexOverTheHoldLimitIsAnErrorEntryAndOneUnderItIsParsed() throws {
         let tree = TempDir()
