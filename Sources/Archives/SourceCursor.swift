@@ -66,19 +66,13 @@ final class SourceCursor {
         case .memory(let bytes):
             let start = Int(min(position, Int64(bytes.count)))
             let count = min(blockBytes, bytes.count - start)
-            out.pointee = count > 0 ? UnsafeRawPointer(bytes.baseAddress! + start) : nil
-            position += Int64(count)
-            delivered += Int64(count)
-            return count
+            return deliver(count > 0 ? UnsafeRawPointer(bytes.baseAddress! + start) : nil, count, to: out)
         case .descriptor(let fd, let size, let prefix):
             let buffer = scratch()
             if size == nil, position < Int64(prefix.count) {
                 let count = min(blockBytes, prefix.count - Int(position))
                 prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(position), byteCount: count) }
-                out.pointee = UnsafeRawPointer(buffer.baseAddress)
-                position += Int64(count)
-                delivered += Int64(count)
-                return count
+                return deliver(UnsafeRawPointer(buffer.baseAddress), count, to: out)
             }
             let got = size != nil ? POSIX.pread(fd, buffer.baseAddress, blockBytes, at: position)
                                   : POSIX.read(fd, buffer.baseAddress, blockBytes)
@@ -87,10 +81,7 @@ final class SourceCursor {
                 failedErrno = errno
                 return -1
             }
-            out.pointee = UnsafeRawPointer(buffer.baseAddress)
-            position += Int64(got)
-            delivered += Int64(got)
-            return got
+            return deliver(UnsafeRawPointer(buffer.baseAddress), got, to: out)
         case .member(let parent):
             let buffer = scratch()
             let got = parent.read(into: buffer)
@@ -98,10 +89,7 @@ final class SourceCursor {
                 failed = true
                 return -1
             }
-            out.pointee = UnsafeRawPointer(buffer.baseAddress)
-            position += Int64(got)
-            delivered += Int64(got)
-            return got
+            return deliver(UnsafeRawPointer(buffer.baseAddress), got, to: out)
         case .stream(let fill):
             let buffer = scratch()
             let got = fill(buffer)
@@ -109,11 +97,16 @@ final class SourceCursor {
                 failed = true
                 return -1
             }
-            out.pointee = UnsafeRawPointer(buffer.baseAddress)
-            position += Int64(min(got, buffer.count))
-            delivered += Int64(min(got, buffer.count))
-            return min(got, buffer.count)
+            return deliver(UnsafeRawPointer(buffer.baseAddress), min(got, buffer.count), to: out)
         }
+    }
+
+    /// Hands libarchive `count` bytes at `start` and moves past them.
+    private func deliver(_ start: UnsafeRawPointer?, _ count: Int, to out: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
+        out.pointee = start
+        position += Int64(count)
+        delivered += Int64(count)
+        return count
     }
 
     /// lseek's contract on the source; -1 (ARCHIVE_FATAL's meaning for libarchive) when it
