@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 }
 

@@ -9,7 +9,7 @@ import XCTest
 func sortedReportLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
 
 enum CLI {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
     static let binary: URL = BuiltProduct.url("keyshape") ?? root.appendingPathComponent(".build/debug/keyshape")
 
     typealias Run = ProcessRun

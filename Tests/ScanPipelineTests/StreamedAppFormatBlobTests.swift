@@ -17,8 +17,7 @@ final class StreamedAppFormatBlobTests: XCTestCase {
         let tree = TempDir()
         let repo = tree.path + "/repo"
         try TestGit.initRepository(repo)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/app-formats/make-app-fixtures.py").path
+        let script = Checkout.url("Fixtures/app-formats/make-app-fixtures.py").path
         let made = try runChild(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, tree.path + "/fixtures", key])
         XCTAssertEqual(made.status, 0, made.stderrText)
         let dex = try Data(contentsOf: URL(fileURLWithPath: tree.path + "/fixtures/classes.dex"))
