@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "AppFormatsTests", dependencies: ["AppFormats", "TestSupport"]),
         .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML", "TestSupport"]),
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "Decoders", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
-        .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
+        .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore", "TestSupport"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "MatchEngine", "keyshape", "byok", "TestSupport"]),

@@ -81,8 +81,8 @@ final class RulesCommandTests: XCTestCase {
         let lines = jsonl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(lines.count, 3, "one rule a line, then the final newline: \(jsonl.stdout)")
         XCTAssertEqual(lines.last, "")
-        let ids = try lines.dropLast().map { line -> String? in
-            let rule = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        let ids = lines.dropLast().map { line -> String? in
+            let rule = JSONReport.object(line)
             XCTAssertNil(rule?["count"], "a rule, not the whole list")
             return rule?["id"] as? String
         }

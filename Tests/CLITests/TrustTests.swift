@@ -145,7 +145,7 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(r.status, 0, "suppressed findings do not change the exit status: \(r.stderr)")
         let text = tmp.read("r.sarif")
         assertNoFragment(of: secret, in: text, "sarif")
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(text))
         let results = (object["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]]
         let kinds = results.map { (($0["suppressions"] as? [[String: Any]]) ?? []).map { $0["kind"] as! String } }
         XCTAssertEqual(kinds.sorted { "\($0)" < "\($1)" }, [["external"], ["inSource"]])

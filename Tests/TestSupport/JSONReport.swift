@@ -8,7 +8,7 @@ public enum JSONReport {
         (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
-    public static func object(_ text: String) -> [String: Any]? { object(Data(text.utf8)) }
+    public static func object<S: StringProtocol>(_ text: S) -> [String: Any]? { object(Data(text.utf8)) }
 
     /// A report's `findings` (or any other list of objects under `key`); [] when it has none.
     public static func list(_ key: String, in data: Data) -> [[String: Any]] {
