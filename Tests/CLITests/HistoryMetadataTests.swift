@@ -209,7 +209,7 @@ final class HistoryMetadataTests: XCTestCase {
         repo.git(["update-ref", "refs/tags/evil", tagObject])
         repo.git(["notes", "add", "-m", c, id])
         let dir = TempDir()
-        for format in ["text", "json", "jsonl", "sarif", "csv", "junit"] {
+        for format in ["text", "json", "jsonl", "sarif", "csv", "junit", "markdown", "gitlab"] {
             let r = keyshape(["history", repo.path, "--no-progress", "--format", format,
                               "--sarif-output", dir.path + "/\(format).sarif", "--json-output", dir.path + "/\(format).json"])
             XCTAssertEqual(r.status, 1, "\(format): \(r.stderr)")

@@ -30,7 +30,7 @@ final class InvisibleCharacterNameTests: XCTestCase {
         assertNoneRaw(r.stdout + r.stderr, "text")
         let places = r.stdout.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
         XCTAssertEqual(places.sorted(), [#"a\u{200b}b.env"#, #"a\u{2060}b.env"#, #"a\u{e0062}b.env"#, #"a\u{feff}b.env"#, "ab.env"])
-        for format in ["csv", "html", "junit"] {
+        for format in ["csv", "html", "junit", "markdown"] {
             let other = keyshape(["scan", tmp.path + "/src", "--no-progress", "--format", format])
             XCTAssertEqual(other.status, 1, "\(format): \(other.stderr)")
             assertNoneRaw(other.stdout, format)

@@ -95,7 +95,7 @@ final class ReportOutputTests: XCTestCase {
     func testFormatErrorsComeFromTheRegistry() {
         let scan = keyshape(["scan", ".", "--format", "yaml"])
         XCTAssertEqual(scan.status, 2)
-        XCTAssertTrue(scan.stderr.contains("--format: expected text, json, jsonl, sarif, junit, csv or html"), scan.stderr)
+        XCTAssertTrue(scan.stderr.contains("--format: expected text, json, jsonl, sarif, junit, csv, html, markdown or gitlab"), scan.stderr)
         let rules = keyshape(["rules", "list", "--format", "sarif"])
         XCTAssertEqual(rules.status, 2, "rules list has no SARIF shape; it used to print JSON")
         XCTAssertTrue(rules.stderr.contains("--format sarif has no rule-list form; `rules list` writes text, json, jsonl or csv"), rules.stderr)

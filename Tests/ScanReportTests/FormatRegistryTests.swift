@@ -12,9 +12,9 @@ final class FormatRegistryTests: XCTestCase {
     let sample = ReporterTests.sample()
 
     func testRegistryNamesEveryFormatOnceAndRendersEach() {
-        XCTAssertEqual(ReportFormat.all.map(\.name), ["text", "json", "jsonl", "sarif", "junit", "csv", "html"])
-        XCTAssertEqual(ReportFormat.placeholder, "text|json|jsonl|sarif|junit|csv|html")
-        XCTAssertEqual(ReportFormat.list(), "text, json, jsonl, sarif, junit, csv or html")
+        XCTAssertEqual(ReportFormat.all.map(\.name), ["text", "json", "jsonl", "sarif", "junit", "csv", "html", "markdown", "gitlab"])
+        XCTAssertEqual(ReportFormat.placeholder, "text|json|jsonl|sarif|junit|csv|html|markdown|gitlab")
+        XCTAssertEqual(ReportFormat.list(), "text, json, jsonl, sarif, junit, csv, html, markdown or gitlab")
         for format in ReportFormat.all {
             let text = format.render(sample, ReportOptions())
             XCTAssertTrue(text.contains("3f0c9a1b7d2e4c55"), "\(format.name) names the first finding's fingerprint")
