@@ -39,7 +39,7 @@ final class CIRecipeTests: XCTestCase {
                 }
             }
             if format == "gitlab" {
-                let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+                let object = try XCTUnwrap(r.report)
                 let locations = (object["vulnerabilities"] as! [[String: Any]]).map { v -> String in
                     let l = v["location"] as! [String: Any]
                     return "\(l["file"] as! String):\(l["start_line"] as! Int)"
@@ -66,7 +66,7 @@ final class CIRecipeTests: XCTestCase {
         let v = validateGitLab([scan, broken, history])
         XCTAssertEqual(v.status, 0, v.stderr + v.stdout)
         // The validator itself refuses an excerpt, so the check above can fail.
-        var object = try JSONSerialization.jsonObject(with: Data(tmp.read("scan.json").utf8)) as! [String: Any]
+        var object = try XCTUnwrap(JSONReport.object(tmp.read("scan.json")))
         var items = object["vulnerabilities"] as! [[String: Any]]
         items[0]["raw_source_code_extract"] = "x"
         object["vulnerabilities"] = items

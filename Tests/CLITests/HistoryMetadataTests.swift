@@ -41,7 +41,7 @@ final class HistoryMetadataTests: XCTestCase {
         for s in secrets {
             assertNoFragment(of: s, in: r.stdout + r.stderr, "history \(extra)", file: file, line: line)
         }
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report (status \(r.status)): \(r.stderr)", file: file, line: line)
         return MetaReport(run: r, findings: object?["findings"] as? [[String: Any]] ?? [])
     }

@@ -27,7 +27,7 @@ final class ReportOutputTests: XCTestCase {
             XCTAssertFalse(text.isEmpty, "\(format) written")
             assertNoFragment(of: secret, in: text, "--\(format)-output")
         }
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: files[0].1))) as! [String: Any]
+        let json = try XCTUnwrap(JSONReport.object(Data(contentsOf: URL(fileURLWithPath: files[0].1))))
         XCTAssertEqual((json["findings"] as! [Any]).count, 1)
         XCTAssertEqual(tmp.read("report.jsonl").split(separator: "\n").count, 1)
         XCTAssertTrue(tmp.read("report.junit").contains("<failure type=\"keyshape-canary\""))
@@ -42,7 +42,7 @@ final class ReportOutputTests: XCTestCase {
                                  stdout: .full, stderr: .file(errors))
         XCTAssertEqual(end.exitStatus, 2, "a report that could not be delivered fails closed")
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sarif))))
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(Data(contentsOf: URL(fileURLWithPath: json))))
         XCTAssertEqual((object["findings"] as! [Any]).count, 1)
         assertNoFragment(of: secret, in: tmp.read("stderr"), "stderr")
     }

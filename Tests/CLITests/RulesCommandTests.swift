@@ -52,7 +52,7 @@ final class RulesCommandTests: XCTestCase {
         let count = Int(r.stdout.split(separator: "\n").last!.split(separator: " ")[0])!
         XCTAssertGreaterThanOrEqual(count, 20)
         let json = keyshape(["rules", "list", "--format", "json"])
-        let object = try JSONSerialization.jsonObject(with: json.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(json.report)
         XCTAssertEqual(object["count"] as? Int, count)
     }
 
@@ -88,7 +88,7 @@ final class RulesCommandTests: XCTestCase {
 
         let json = keyshape(list + ["--format", "json"])
         XCTAssertEqual(json.status, 0, json.stderr)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+        let object = try XCTUnwrap(json.report)
         XCTAssertEqual(object["count"] as? Int, 2)
         let rules = try XCTUnwrap(object["rules"] as? [[String: Any]])
         XCTAssertEqual(rules.map { $0["id"] as? String }, ["alpha-key", "beta-key"])
@@ -101,8 +101,8 @@ final class RulesCommandTests: XCTestCase {
         let lines = jsonl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(lines.count, 3, "one rule a line, then the final newline: \(jsonl.stdout)")
         XCTAssertEqual(lines.last, "")
-        let ids = try lines.dropLast().map { line -> String? in
-            let rule = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        let ids = lines.dropLast().map { line -> String? in
+            let rule = JSONReport.object(line)
             XCTAssertNil(rule?["count"], "a rule, not the whole list")
             return rule?["id"] as? String
         }

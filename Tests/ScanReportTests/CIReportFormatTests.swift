@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 /// `--format markdown` (a CI job summary) and `--format gitlab` (GitLab's secret detection
 /// report): what they hold, that names from the scanned tree stay data, golden files
@@ -85,7 +86,7 @@ final class CIReportFormatTests: XCTestCase {
     // MARK: GitLab
 
     func gitlab(_ r: ScanResult) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(GitLabReporter.report(r, times: ("2026-12-06T08:00:00", "2026-12-06T08:00:01")).utf8)) as! [String: Any]
+        try XCTUnwrap(JSONReport.object(GitLabReporter.report(r, times: ("2026-12-06T08:00:00", "2026-12-06T08:00:01"))))
     }
 
     func testGitLabReportHasLocationsSeverityAndRuleIdentifierAndNoExtract() throws {

@@ -5,6 +5,7 @@ import FoundationXML
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 /// The format registry, and the JUnit and CSV reporters it adds.
 final class FormatRegistryTests: XCTestCase {
@@ -79,7 +80,7 @@ final class FormatRegistryTests: XCTestCase {
 
     func testRuleListFormats() throws {
         let rules = [RuleListing(id: "a-key", description: "A, key", tags: ["t"], keywords: ["ak_"], regex: "ak_[0-9]+")]
-        let json = try JSONSerialization.jsonObject(with: Data(RuleListReporter.json(rules).utf8)) as! [String: Any]
+        let json = try XCTUnwrap(JSONReport.object(RuleListReporter.json(rules)))
         XCTAssertEqual(json["count"] as? Int, 1)
         XCTAssertEqual(((json["rules"] as! [[String: Any]])[0])["regex"] as? String, "ak_[0-9]+")
         XCTAssertEqual(RuleListReporter.jsonLines(rules).split(separator: "\n").count, 1)
