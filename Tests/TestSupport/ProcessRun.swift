@@ -1,3 +1,6 @@
+// The release build (`--static-swift-stdlib`, every target) compiles TestSupport too, and has
+// no XCTest module to link statically: only test builds see this file.
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -61,3 +64,4 @@ public func sh(_ dir: TempDir, _ script: String, file: StaticString = #filePath,
     let r = runProcess("/bin/sh", ["-c", "set -e; " + script], cwd: dir.path, file: file, line: line)
     XCTAssertEqual(r.status, 0, "\(script): \(r.stderr)", file: file, line: line)
 }
+#endif
