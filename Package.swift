@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
+        // The one seam for read, pread, write, open and close on a descriptor: EINTR retried,
+        // short reads and writes continued, failures as errno values. No dependencies.
+        .target(name: "POSIXIO"),
+
         // Formats and value types.
         .target(name: "TOML"),
         .target(name: "ScanCore"),
@@ -31,7 +35,7 @@ let package = Package(
         .target(name: "MatchEngine", dependencies: ["CPCRE2", "TOML", "ScanCore"]),
 
         // Inputs: bytes with provenance.
-        .target(name: "FileInputs", dependencies: ["ScanCore"]),
+        .target(name: "FileInputs", dependencies: ["ScanCore", "POSIXIO"]),
         // Transform: encoded values (base64, hex, percent, escapes, data: URIs) decoded for
         // the matcher; pure, no dependencies but its own C pass (CByteMasks).
         .target(name: "Decoders", dependencies: ["CByteMasks"]),
@@ -39,33 +43,33 @@ let package = Package(
         // processor allows, a byte loop elsewhere).
         .target(name: "CByteMasks"),
         // libFuzzer harness for the decoders; a plain build makes a seed replayer.
-        .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        .executableTarget(name: "DecodersFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/DecodersFuzzer"),
         // Throughput of the candidate finder on a folder, and of its C pass alone at each tier,
         // run by hand (not a test).
-        .executableTarget(name: "DecodersBench", dependencies: ["Decoders", "CByteMasks"]),
+        .executableTarget(name: "DecodersBench", dependencies: ["Decoders", "CByteMasks"], path: "Fuzz/DecodersBench"),
 
-        .target(name: "GitHistory"),
-        .target(name: "ObjectFiles"),
+        .target(name: "GitHistory", dependencies: ["POSIXIO"]),
+        .target(name: "ObjectFiles", dependencies: ["POSIXIO"]),
         // libFuzzer harness for the object-file parsers; a plain build makes a seed replayer.
-        .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"]),
+        .executableTarget(name: "ObjectFilesFuzzer", dependencies: ["ObjectFiles", "FuzzDriver"], path: "Fuzz/ObjectFilesFuzzer"),
         // Archives (zip and its kin, tar with its compressors, ar) read member by member through
         // libarchive's callbacks, under limits that fail closed; a transform, not a scanner.
-        .target(name: "Archives", dependencies: ["CArchive", "ScanCore"]),
-        .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"]),
+        .target(name: "Archives", dependencies: ["CArchive", "ScanCore", "POSIXIO"]),
+        .executableTarget(name: "ArchivesFuzzer", dependencies: ["Archives", "FuzzDriver"], path: "Fuzz/ArchivesFuzzer"),
         // The formats app bundles carry (binary plists, DEX, Android binary XML and resource
         // tables, Java class files): their strings with byte offsets, bounds-checked; pure, no
         // dependencies. One libFuzzer harness per parser.
         .target(name: "AppFormats"),
-        .executableTarget(name: "BinaryPlistFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
-        .executableTarget(name: "DEXFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
-        .executableTarget(name: "AndroidResourcesFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
-        .executableTarget(name: "JavaClassFuzzer", dependencies: ["AppFormats", "FuzzDriver"]),
+        .executableTarget(name: "BinaryPlistFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/BinaryPlistFuzzer"),
+        .executableTarget(name: "DEXFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/DEXFuzzer"),
+        .executableTarget(name: "AndroidResourcesFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/AndroidResourcesFuzzer"),
+        .executableTarget(name: "JavaClassFuzzer", dependencies: ["AppFormats", "FuzzDriver"], path: "Fuzz/JavaClassFuzzer"),
 
         // Scanner: inputs -> matcher -> findings.
-        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats"]),
+        .target(name: "ScanPipeline", dependencies: ["ScanCore", "MatchEngine", "FileInputs", "ObjectFiles", "GitHistory", "CCrypto", "Archives", "Decoders", "AppFormats", "POSIXIO"]),
 
         // The executables' one way to write stdout and stderr (write(2), errors as values).
-        .target(name: "StandardStreams"),
+        .target(name: "StandardStreams", dependencies: ["POSIXIO"]),
 
         // Reporters: findings -> text.
         .target(name: "ScanReport", dependencies: ["ScanCore"]),
@@ -76,10 +80,10 @@ let package = Package(
         // libFuzzer harnesses for the TOML reader and rule loader and for the whole per-file
         // scan; a plain build makes seed replayers. FuzzChecks holds what each harness checks,
         // so the seed replay tests run exactly the same checks.
-        .target(name: "FuzzDriver"),
-        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders", "AppFormats"]),
-        .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
-        .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"),
+        .target(name: "FuzzChecks", dependencies: ["TOML", "MatchEngine", "ScanCore", "ScanPipeline", "ScanReport", "Decoders", "AppFormats", "POSIXIO"], path: "Fuzz/FuzzChecks"),
+        .executableTarget(name: "TOMLFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/TOMLFuzzer"),
+        .executableTarget(name: "FileScanFuzzer", dependencies: ["FuzzChecks", "FuzzDriver"], path: "Fuzz/FileScanFuzzer"),
 
         // Builtin rules are embedded at build time, without their examples.
         .executableTarget(name: "EmbedRulesTool", dependencies: ["TOML"], path: "Sources/EmbedRulesTool"),
@@ -107,8 +111,10 @@ let package = Package(
         .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore", "StandardStreams"],
                           linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
 
-        // Shared by the test targets: running a child process, finding a built executable.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Shared by the test targets: running a child process, finding a built executable, reading
+        // a JSON report back, seeded random values, run-time keys.
+        .target(name: "TestSupport", dependencies: ["TOML"], path: "Tests/TestSupport"),
+        .testTarget(name: "POSIXIOTests", dependencies: ["POSIXIO", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "GitHistoryTests", dependencies: ["GitHistory", "TestSupport"]),
         .testTarget(name: "ObjectFilesTests", dependencies: ["ObjectFiles", "TestSupport"]),
@@ -117,7 +123,7 @@ let package = Package(
         .testTarget(name: "AppFormatsTests", dependencies: ["AppFormats", "TestSupport"]),
         .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML", "TestSupport"]),
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "Decoders", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
-        .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
+        .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore", "TestSupport"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "MatchEngine", "keyshape", "byok", "TestSupport"]),

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// Reads an archive member by member from memory, a descriptor or a parent member, handing
 /// each regular file to the caller as a stream, under the limits of a budget it shares with
@@ -136,13 +137,7 @@ public final class ArchiveReader {
 
     private static func readHead(_ fd: Int32) -> [UInt8] {
         var head = [UInt8](repeating: 0, count: ArchiveKind.headLength)
-        var filled = 0
-        while filled < head.count {
-            let got = head.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if got < 0, errno == EINTR { continue }
-            if got <= 0 { break }
-            filled += got
-        }
+        let filled = head.withUnsafeMutableBytes { POSIX.readFully(fd, into: $0) }.count
         return Array(head[0..<filled])
     }
 
@@ -200,14 +195,8 @@ public final class ArchiveReader {
             return ZipCentralDirectory.overlapping(size: size, maxEntries: maxEntries) { offset, count in
                 guard offset >= 0, count >= 0, offset + Int64(count) <= size else { return nil }
                 var out = [UInt8](repeating: 0, count: count)
-                var filled = 0
-                while filled < count {
-                    let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
-                    if got < 0, errno == EINTR { continue }
-                    if got <= 0 { return nil }
-                    filled += got
-                }
-                return out
+                let got = out.withUnsafeMutableBytes { POSIX.preadFully(fd, into: $0, at: offset) }
+                return got.count == count ? out : nil
             }
         default:
             return []

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// The state behind libarchive's read, seek and skip callbacks for one opened archive: a
 /// position in the source and one block of at most `readBlockBytes` handed out at a time.
@@ -65,34 +66,22 @@ final class SourceCursor {
         case .memory(let bytes):
             let start = Int(min(position, Int64(bytes.count)))
             let count = min(blockBytes, bytes.count - start)
-            out.pointee = count > 0 ? UnsafeRawPointer(bytes.baseAddress! + start) : nil
-            position += Int64(count)
-            delivered += Int64(count)
-            return count
+            return deliver(count > 0 ? UnsafeRawPointer(bytes.baseAddress! + start) : nil, count, to: out)
         case .descriptor(let fd, let size, let prefix):
             let buffer = scratch()
             if size == nil, position < Int64(prefix.count) {
                 let count = min(blockBytes, prefix.count - Int(position))
                 prefix.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + Int(position), byteCount: count) }
-                out.pointee = UnsafeRawPointer(buffer.baseAddress)
-                position += Int64(count)
-                delivered += Int64(count)
-                return count
+                return deliver(UnsafeRawPointer(buffer.baseAddress), count, to: out)
             }
-            var got: Int
-            repeat {
-                got = size != nil ? pread(fd, buffer.baseAddress, blockBytes, off_t(position))
-                                  : systemRead(fd, buffer.baseAddress, blockBytes)
-            } while got < 0 && errno == EINTR
+            let got = size != nil ? POSIX.pread(fd, buffer.baseAddress, blockBytes, at: position)
+                                  : POSIX.read(fd, buffer.baseAddress, blockBytes)
             guard got >= 0 else {
                 failed = true
                 failedErrno = errno
                 return -1
             }
-            out.pointee = UnsafeRawPointer(buffer.baseAddress)
-            position += Int64(got)
-            delivered += Int64(got)
-            return got
+            return deliver(UnsafeRawPointer(buffer.baseAddress), got, to: out)
         case .member(let parent):
             let buffer = scratch()
             let got = parent.read(into: buffer)
@@ -100,10 +89,7 @@ final class SourceCursor {
                 failed = true
                 return -1
             }
-            out.pointee = UnsafeRawPointer(buffer.baseAddress)
-            position += Int64(got)
-            delivered += Int64(got)
-            return got
+            return deliver(UnsafeRawPointer(buffer.baseAddress), got, to: out)
         case .stream(let fill):
             let buffer = scratch()
             let got = fill(buffer)
@@ -111,11 +97,16 @@ final class SourceCursor {
                 failed = true
                 return -1
             }
-            out.pointee = UnsafeRawPointer(buffer.baseAddress)
-            position += Int64(min(got, buffer.count))
-            delivered += Int64(min(got, buffer.count))
-            return min(got, buffer.count)
+            return deliver(UnsafeRawPointer(buffer.baseAddress), min(got, buffer.count), to: out)
         }
+    }
+
+    /// Hands libarchive `count` bytes at `start` and moves past them.
+    private func deliver(_ start: UnsafeRawPointer?, _ count: Int, to out: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
+        out.pointee = start
+        position += Int64(count)
+        delivered += Int64(count)
+        return count
     }
 
     /// lseek's contract on the source; -1 (ARCHIVE_FATAL's meaning for libarchive) when it
@@ -143,14 +134,6 @@ final class SourceCursor {
         position += max(0, step)
         return max(0, step)
     }
-}
-
-func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Darwin.read(fd, buffer, count)
-    #endif
 }
 
 // The C callbacks: the client data is the cursor, unretained (the reader keeps it alive

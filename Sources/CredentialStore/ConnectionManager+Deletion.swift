@@ -101,13 +101,7 @@ extension ConnectionManager {
                 }
             }
             for reference in orphans {
-                do {
-                    try deleteWithRetry(reference)
-                    report.deleted.append(reference)
-                } catch {
-                    report.remaining.append(reference)
-                    report.failures.append(asStoreError(error, .delete))
-                }
+                delete(reference, into: &report)
                 if !report.connectionIDs.contains(reference.connectionID) { report.connectionIDs.append(reference.connectionID) }
             }
             return report
@@ -118,15 +112,7 @@ extension ConnectionManager {
     /// whatever is left is recorded, never silently forgotten.
     func deleteItems(_ references: [CredentialReference], tombstone: ConnectionEntry?, connectionID: String) throws -> DeletionReport {
         var report = DeletionReport(connectionIDs: [connectionID], deleted: [], remaining: [], failures: [])
-        for reference in references {
-            do {
-                try deleteWithRetry(reference)
-                report.deleted.append(reference)
-            } catch {
-                report.remaining.append(reference)
-                report.failures.append(asStoreError(error, .delete))
-            }
-        }
+        for reference in references { delete(reference, into: &report) }
         if var entry = tombstone {
             if entry.isTombstone && report.remaining.isEmpty {
                 try removeEntry(connectionID)
@@ -136,6 +122,17 @@ extension ConnectionManager {
             }
         }
         return report
+    }
+
+    /// Deletes one item, recording it as deleted, or as remaining with the failure.
+    private func delete(_ reference: CredentialReference, into report: inout DeletionReport) {
+        do {
+            try deleteWithRetry(reference)
+            report.deleted.append(reference)
+        } catch {
+            report.remaining.append(reference)
+            report.failures.append(asStoreError(error, .delete))
+        }
     }
 
     func asStoreError(_ error: Error, _ operation: CredentialOperation) -> CredentialStoreError {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// Reads a small file whole (a config or rules file) without trusting it to be small or
 /// to be a file: a FIFO, socket or device is refused before it is opened (opening a FIFO
@@ -39,11 +40,8 @@ public enum BoundedRead {
                 bytes += [UInt8](repeating: 0, count: min(max(filled, 4096), limit + 1 - filled))
             }
             let want = bytes.count - filled
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, want) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure(message: FileWalker.describe(errno))
-            }
+            let n = bytes.withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress! + filled, want) }
+            if n < 0 { throw Failure(message: FileWalker.describe(errno)) }
             if n == 0 { break }
             filled += n
         }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// A piece of a file, in a buffer the reader owns and reuses.
 public struct Chunk {
@@ -108,18 +109,14 @@ public final class ChunkReader {
                 if position >= limit {
                     // Up to the limit; one byte more means the file is larger than allowed.
                     var probe: UInt8 = 0
-                    let n = systemRead(fd, &probe, 1)
-                    if n < 0 && errno == EINTR { continue }
+                    let n = POSIX.read(fd, &probe, 1)
                     if n < 0 { throw ReadError(message: FileWalker.describe(errno)) }
                     if n > 0 { tooLarge = true }
                     eof = true
                     break
                 }
-                let n = systemRead(fd, storage.baseAddress! + filled, min(chunkSize - filled, limit - position))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ReadError(message: FileWalker.describe(errno))
-                }
+                let n = POSIX.read(fd, storage.baseAddress! + filled, min(chunkSize - filled, limit - position))
+                if n < 0 { throw ReadError(message: FileWalker.describe(errno)) }
                 if n == 0 { eof = true; break }
                 filled += n
                 position += n
@@ -184,13 +181,4 @@ public final class ChunkReader {
         return nil
         #endif
     }
-}
-
-@inline(__always)
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Darwin.read(fd, buffer, count)
-    #endif
 }

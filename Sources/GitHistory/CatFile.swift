@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIXIO
 
 /// A long-lived `git cat-file --batch`: object names go in on a writer thread while their
 /// contents are read back, so requests stream without a round trip per object. One per
@@ -270,18 +271,7 @@ public final class CatFileReader {
         return .object(type: String(decoding: second, as: UTF8.self), size: size)
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = write(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
-        }
-    }
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool { POSIX.writeAll(fd, bytes) == nil }
 
     /// One object's bytes, copied (small reads: staged files, tests).
     public func readObject(_ id: ObjectID, maxSize: Int = .max) -> (type: String, bytes: [UInt8])? {

@@ -1,4 +1,5 @@
 import Foundation
+import POSIXIO
 
 /// One `git diff-tree --stdin` of several run side by side (`CommitLog`): the chunks of the
 /// commit list dealt to it go in on a writer thread, and a reader thread parses what it
@@ -123,7 +124,7 @@ final class DiffTreeShard: @unchecked Sendable {
             let chunk = feed.removeFirst()
             condition.unlock()
             // git gone (it failed, or was ended): the rest is dropped; its status tells why.
-            if !failed && !DiffTreeShard.writeAll(fd, chunk) { failed = true }
+            if !failed && POSIX.writeAll(fd, chunk) != nil { failed = true }
         }
         process.closeStdin()
     }
@@ -176,18 +177,5 @@ final class DiffTreeShard: @unchecked Sendable {
     static func weight(_ chunk: Chunk) -> Int {
         guard case .commits(let commits, _) = chunk else { return 0 }
         return commits.reduce(0) { $0 + $1.changes.count }
-    }
-
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = write(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
-        }
     }
 }

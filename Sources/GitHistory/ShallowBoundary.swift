@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import POSIXIO
 
 /// The repository's shallow file (`.git/shallow`), checked against the object store.
 ///
@@ -76,15 +77,11 @@ struct ShallowBoundary {
             throw GitError.unreadable(path: repository, detail: "its shallow file is over \(maxFileSize >> 20) MiB")
         }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var got = 0
-        while got < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw GitError.unreadable(path: repository, detail: "its shallow file cannot be read: \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            got += n
+        let got = bytes.withUnsafeMutableBytes { POSIX.readFully(fd, into: $0) }
+        if let failure = got.error {
+            throw GitError.unreadable(path: repository, detail: "its shallow file cannot be read: \(String(cString: strerror(failure)))")
         }
-        return Array(bytes.prefix(got))
+        return Array(bytes.prefix(got.count))
     }
 
     /// The `parent` lines of a commit object's header.

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// A child process started with posix_spawn: arguments as an array (never a shell), an
 /// explicit environment, pipes created close-on-exec so no other child inherits them, and
@@ -106,8 +107,7 @@ final class Subprocess: @unchecked Sendable {
         Thread.detachNewThread {
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(errR, $0.baseAddress, 4096) }
-                if n < 0 && errno == EINTR { continue }
+                let n = chunk.withUnsafeMutableBytes { POSIX.read(errR, $0.baseAddress, 4096) }
                 if n <= 0 { break }
                 if box.bytes.count < Subprocess.stderrLimit { box.bytes += chunk[0..<min(n, Subprocess.stderrLimit - box.bytes.count)] }
             }
@@ -176,11 +176,11 @@ final class Subprocess: @unchecked Sendable {
         // process can take while it is a zombie), then reaps.
         watch.waiting {
             var info = siginfo_t()
-            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            _ = POSIX.retrying { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
         }
         watch.markReaped()
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = POSIX.retrying { waitpid(pid, &status, 0) }
         stderrDone.wait()
         closeStdout()
         let low = status & 0x7f
@@ -321,12 +321,9 @@ final class FDReader {
     /// One read(2) of up to `count` bytes (retried on EINTR); nil at end of file or on an
     /// error, which ends the input.
     private func readFile(into destination: UnsafeMutableRawPointer, count: Int) -> Int? {
-        while true {
-            let n = watch.map { w in w.waiting { Glibc.read(fd, destination, count) } } ?? Glibc.read(fd, destination, count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { atEOF = true; return nil }
-            return n
-        }
+        let n = watch.map { w in w.waiting { POSIX.read(fd, destination, count) } } ?? POSIX.read(fd, destination, count)
+        if n <= 0 { atEOF = true; return nil }
+        return n
     }
 
     /// The bytes before the next `delimiter` (consumed with it), passed to `body` without

@@ -25,28 +25,17 @@ struct BinaryReader {
         return bytes[offset]
     }
 
-    func u16(_ offset: Int) throws -> UInt16 {
-        try check(offset, 2)
-        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
-        return bigEndian ? (a << 8 | b) : (b << 8 | a)
-    }
+    func u16(_ offset: Int) throws -> UInt16 { try unsigned(offset) }
+    func u32(_ offset: Int) throws -> UInt32 { try unsigned(offset) }
+    func u64(_ offset: Int) throws -> UInt64 { try unsigned(offset) }
 
-    func u32(_ offset: Int) throws -> UInt32 {
-        try check(offset, 4)
-        var value: UInt32 = 0
-        for i in 0..<4 {
-            let byte = UInt32(bytes[offset + (bigEndian ? i : 3 - i)])
-            value = value << 8 | byte
-        }
-        return value
-    }
-
-    func u64(_ offset: Int) throws -> UInt64 {
-        try check(offset, 8)
-        var value: UInt64 = 0
-        for i in 0..<8 {
-            let byte = UInt64(bytes[offset + (bigEndian ? i : 7 - i)])
-            value = value << 8 | byte
+    /// The `T`-wide field at `offset`, in the structure's byte order.
+    private func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ offset: Int) throws -> T {
+        let width = MemoryLayout<T>.size
+        try check(offset, width)
+        var value: T = 0
+        for i in 0..<width {
+            value = value << 8 | T(bytes[offset + (bigEndian ? i : width - 1 - i)])
         }
         return value
     }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// Random access to a file's bytes. Parsers only see the file through this, so every read is
 /// bounds-checked in one place and a lying header turns into an error instead of a trap.
@@ -67,19 +68,13 @@ public final class FileByteSource: ByteSource {
         try checkRange(offset: offset, count: count)
         if count == 0 { return [] }
         var result = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try result.withUnsafeMutableBytes { buffer in
-            while done < count {
-                let n = pread(fileDescriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
-                if n > 0 {
-                    done += n
-                } else if n == 0 {
-                    // The file shrank after fstat: report it rather than hand back zeros.
-                    throw ObjectFileError("file ended at offset \(offset + done) while reading \(count) bytes at \(offset)")
-                } else if errno != EINTR {
-                    throw ObjectFileError("read failed at offset \(offset + done) (errno \(errno))")
-                }
-            }
+        let got = result.withUnsafeMutableBytes { POSIX.preadFully(fileDescriptor, into: $0, at: Int64(offset)) }
+        if let failure = got.error {
+            throw ObjectFileError("read failed at offset \(offset + got.count) (errno \(failure))")
+        }
+        if got.count < count {
+            // The file shrank after fstat: report it rather than hand back zeros.
+            throw ObjectFileError("file ended at offset \(offset + got.count) while reading \(count) bytes at \(offset)")
         }
         return result
     }

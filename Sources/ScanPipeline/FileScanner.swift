@@ -32,7 +32,14 @@ final class FileScanner {
     /// object map is made, so a test can swap the file's name for a FIFO right there.
     var beforeLayout: ((FileEntry) -> Void)?
 
+    /// This file's bytes counted in `ScanProgress.inputBytesDone` so far.
+    private var inputCounted = 0
+
     func scan(_ listed: FileEntry) {
+        inputCounted = 0
+        // However the file ends (scanned, an archive, skipped, failed), it is done: the bar
+        // reaches its size.
+        defer { countInput(listed.size - inputCounted, size: listed.size) }
         // A name that holds a key is printed with the key withheld (`NameVetting`); the file is
         // still opened by its real path.
         var entry = listed
@@ -107,6 +114,7 @@ final class FileScanner {
                 if let resumeAt { reader.resume(at: chunk.fileOffset + resumeAt) }
                 stats.bytes += own.count
                 progress?.bytesDone.add(own.count, ordering: .relaxed)
+                countInput(own.count, size: entry.size)
                 if !chunk.isBinary && !chunk.isLast {
                     // Where the next chunk's buffer starts: the end of this one's accepted
                     // bytes, or the re-read context before the resume point.
@@ -124,6 +132,15 @@ final class FileScanner {
         } catch {
             issues.append(ScanIssue(path: entry.displayPath, message: "read failed"))
         }
+    }
+
+    /// Counts `count` more of a file's bytes as read, never past its listed size (a file that
+    /// grew while it was read still counts as its listed size).
+    private func countInput(_ count: Int, size: Int) {
+        let add = min(count, max(0, size - inputCounted))
+        guard add > 0 else { return }
+        inputCounted += add
+        progress?.inputBytesDone.add(add, ordering: .relaxed)
     }
 
     /// The archive a file's first chunk shows: by its magic number, or for a binary file also

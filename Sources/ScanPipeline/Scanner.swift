@@ -54,6 +54,7 @@ public final class Scanner: @unchecked Sendable {
         let scratch = ruleSet.makeScratch()
         let wanted = listing.files.filter { !self.ruleSet.allowsWholeFile($0.displayPath, scratch: scratch) }
         progress.filesTotal.store(wanted.count, ordering: .relaxed)
+        progress.bytesTotal.store(wanted.reduce(0) { $0 + max(0, $1.size) }, ordering: .relaxed)
 
         // Largest files first, so one big file does not start last and run alone.
         let files = wanted.sorted { $0.size > $1.size }

@@ -31,6 +31,10 @@ public struct ReportFormat: Sendable {
                      render: { r, _ in CSVReporter.report(r) }, renderRules: RuleListReporter.csv),
         ReportFormat(name: "html", help: "one self-contained HTML page: charts, a sortable and filterable table, a section per secret", carriesErrors: true,
                      render: { r, o in HTMLReporter.report(r, context: o.context, title: o.title) }, renderRules: nil),
+        ReportFormat(name: "markdown", help: "GitHub-flavoured Markdown for a CI job summary: counts by severity and rule, a row per finding (place, commit)", carriesErrors: true,
+                     render: { r, _ in MarkdownReporter.report(r) }, renderRules: nil),
+        ReportFormat(name: "gitlab", help: "GitLab's secret_detection security report (schema 15.2.1), for artifacts:reports:secret_detection", carriesErrors: true,
+                     render: { r, o in GitLabReporter.report(r, times: o.scanTimes) }, renderRules: nil),
     ]
 
     public static func named(_ name: String) -> ReportFormat? { all.first { $0.name == name } }

@@ -14,6 +14,9 @@ public struct ReportOptions: Sendable {
     public var context: [FindingContext] = []
     /// The HTML report's heading.
     public var title = "keyshape report"
+    /// When the scan started and ended, UTC `yyyy-mm-ddThh:mm:ss` (GitLab's report needs
+    /// both); the CLI sets them, so the reporters stay pure. nil: the epoch, for tests.
+    public var scanTimes: (start: String, end: String)?
 
     public init() {}
 }

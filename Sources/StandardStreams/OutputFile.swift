@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// Writes a whole file (a report, a baseline) with open(2) and write(2), so a failure comes
 /// back as errno and is printed with strerror's text. Foundation's `Data.write(to:)` reported
@@ -12,30 +13,18 @@ public enum OutputFile {
     /// Creates or truncates `path` (mode 0644 before the umask) and writes `text` into it.
     /// Returns the failure, or nil when every byte was written and the file closed cleanly.
     public static func write(_ text: String, to path: String) -> StandardStream.Failure? {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = POSIX.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return StandardStream.Failure(errno: errno) }
-        var failure = writeAll(text, to: fd)
+        let failure = writeAll(text, to: fd)
         // close(2) is where NFS and some FUSE file systems report a failed write.
-        if close(fd) != 0 && failure == nil && errno != EINTR { failure = StandardStream.Failure(errno: errno) }
-        return failure
+        let closing = POSIX.close(fd)
+        return failure ?? closing.map { StandardStream.Failure(errno: $0) }
     }
 
-    /// Writes every byte of `text` to `fd`, retrying partial writes and EINTR; the failure,
-    /// or nil. (A write of 0 bytes is taken as EIO, so the loop always ends.)
+    /// Writes every byte of `text` to `fd` (POSIX.writeAll: partial writes continued, EINTR
+    /// retried, a write of 0 bytes taken as EIO); the failure, or nil.
     static func writeAll(_ text: String, to fd: Int32) -> StandardStream.Failure? {
-        var failure: StandardStream.Failure? = nil
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = unistdWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 { offset += n; continue }
-                if n < 0 && errno == EINTR { continue }
-                failure = StandardStream.Failure(errno: n < 0 ? errno : EIO)
-                return
-            }
-        }
-        return failure
+        POSIX.writeAll(fd, text).map { StandardStream.Failure(errno: $0) }
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// The process's standard output and standard error, written with write(2).
 ///
@@ -32,30 +33,13 @@ public enum StandardStream: Int32, Sendable {
 
     private static let state = StreamState()
 
-    /// Writes all of `text`, retrying after EINTR and partial writes. Returns false when the
-    /// stream failed, now or earlier (then nothing more is written to it).
+    /// Writes all of `text` (POSIX.writeAll: EINTR retried, partial writes continued). Returns
+    /// false when the stream failed, now or earlier (then nothing more is written to it).
     @discardableResult
     public func write(_ text: String) -> Bool {
         guard Self.state.failure(of: self) == nil else { return false }
-        var bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { return true }
-        let failed: Int32? = bytes.withUnsafeMutableBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let n = unistdWrite(rawValue, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && currentErrno() == EINTR {
-                    continue
-                } else {
-                    // n == 0 never happens for a non-empty write to a pipe, file or terminal;
-                    // treat it as an I/O error rather than spin.
-                    return n < 0 ? currentErrno() : EIO
-                }
-            }
-            return nil
-        }
-        if let failed {
+        guard !text.isEmpty else { return true }
+        if let failed = POSIX.writeAll(rawValue, text) {
             Self.state.record(Failure(errno: failed), for: self)
             return false
         }
@@ -92,14 +76,6 @@ public enum StandardStream: Int32, Sendable {
             }
         }
     }
-}
-
-func unistdWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, buffer, count)
-    #else
-    return Darwin.write(fd, buffer, count)
-    #endif
 }
 
 /// errno is a thread-local macro in C; Swift reads it through this accessor.

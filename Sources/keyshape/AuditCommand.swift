@@ -8,6 +8,13 @@ import MatchEngine
 /// (in a git repository, the files git tracks plus untracked files it does not ignore), the
 /// whole history (reflogs and stashes included), and each build product, merged into one
 /// report with one exit status. A summary line per part goes to stderr.
+///
+/// With `--since REV` or `--range A..B` (a pull request's commits, a push), the history part
+/// is those commits alone, exactly as `history` takes them (an empty or all-zero lower bound:
+/// what no remote-tracking ref reaches), and the working tree is not scanned as a part of its
+/// own: every file the range added or changed is scanned in the commit that did it, and what
+/// the range did not touch is what the base already had, which a scan of the base reports.
+/// Build products are scanned as always.
 enum AuditCommand {
     static func run(_ inv: Invocation) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
@@ -26,30 +33,24 @@ enum AuditCommand {
             if Repository.marker(above: repo) != nil { historyFailure = error }
         }
 
+        let selecting = !inv.since.isEmpty || !inv.ranges.isEmpty
+        if selecting && git == nil {
+            let why = historyFailure.map { "\(GitCommandSupport.describe($0))" } ?? "no git repository is in or above \(repo)"
+            throw UsageError(message: "--since and --range select commits, but \(why)")
+        }
+
         // Sources.
-        let sources: (result: ScanResult, notes: [ScanIssue])
-        var listed: [[UInt8]]?
-        if let git, !git.isBare {
-            do { listed = try git.workTreeFiles() } catch {
-                // Still scanned, as a folder (ignored files included); the error makes it exit 2.
-                combined.issues.append(ScanIssue(path: repo, message: "files git tracks not listed: \(GitCommandSupport.describe(error)); the folder was scanned instead"))
-            }
-        }
-        let sourceScanner = Scanner(ruleSet: ruleSet, options: options)
-        let sourceProgress = progressLine(inv, sourceScanner.progress, .files, "sources")
-        if let git, let listed {
-            sources = sourceScanner.scan(relativePaths: listed, under: git.root)
+        if selecting {
+            partLine(inv, "keyshape audit: sources: the selected commits' changes stand for them (--since/--range)\n")
         } else {
-            sources = sourceScanner.scan(paths: [repo])
+            scanSources(inv, git: git, repo: repo, ruleSet: ruleSet, options: options, into: &combined)
         }
-        sourceProgress?.stop()
-        for note in sources.notes { Terminal.err("keyshape: note: \(note)\n") }
-        merge(sources.result, into: &combined)
-        partLine(inv, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
 
         // History.
         if git != nil {
             var wanted = HistoryOptions()
+            wanted.since = inv.since
+            wanted.ranges = inv.ranges
             if let n = inv.maxCommitPaths { wanted.maxCommitPaths = n }
             let history = HistoryScanner(ruleSet: ruleSet, options: options, history: wanted)
             DatastoreRecorder.current?.attach(to: history)
@@ -61,6 +62,9 @@ enum AuditCommand {
                 for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
                 merge(outcome.result, into: &combined)
                 partLine(inv, "keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
+            } catch let e as HistoryScanner.RequestError {
+                // A revision that names no commit: the request was wrong, as in `history`.
+                throw UsageError(message: e.message)
             } catch {
                 combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(error))"))
             }
@@ -86,6 +90,31 @@ enum AuditCommand {
         combined.suppressed.sort()
         combined.stats.seconds = Date().timeIntervalSince(started)
         return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products))
+    }
+
+    /// The working tree: in a git work tree the files git tracks plus the untracked ones it
+    /// does not ignore; elsewhere (or when git cannot list them) the folder.
+    static func scanSources(_ inv: Invocation, git: Repository?, repo: String, ruleSet: RuleSet, options: ScanOptions,
+                            into combined: inout ScanResult) {
+        let sources: (result: ScanResult, notes: [ScanIssue])
+        var listed: [[UInt8]]?
+        if let git, !git.isBare {
+            do { listed = try git.workTreeFiles() } catch {
+                // Still scanned, as a folder (ignored files included); the error makes it exit 2.
+                combined.issues.append(ScanIssue(path: repo, message: "files git tracks not listed: \(GitCommandSupport.describe(error)); the folder was scanned instead"))
+            }
+        }
+        let sourceScanner = Scanner(ruleSet: ruleSet, options: options)
+        let sourceProgress = progressLine(inv, sourceScanner.progress, .files, "sources")
+        if let git, let listed {
+            sources = sourceScanner.scan(relativePaths: listed, under: git.root)
+        } else {
+            sources = sourceScanner.scan(paths: [repo])
+        }
+        sourceProgress?.stop()
+        for note in sources.notes { Terminal.err("keyshape: note: \(note)\n") }
+        merge(sources.result, into: &combined)
+        partLine(inv, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
     }
 
     /// A started progress line for one part, when progress is shown (`--progress`, or by

@@ -131,10 +131,10 @@ enum FlagTable {
             guard let n = Int(v), n > 0 else { throw UsageError(message: "--max-commit-paths: expected a positive number") }
             inv.maxCommitPaths = n
         },
-        Flag(name: "--since", short: nil, value: "REV", help: "history: only commits not reachable from REV (repeatable)", commands: [.history]) { inv, v in
+        Flag(name: "--since", short: nil, value: "REV", help: "history, audit: only commits not reachable from REV (repeatable; empty or all zeros: the commits not pushed yet); audit then scans no working tree of its own", commands: [.history, .audit]) { inv, v in
             inv.since.append(v)
         },
-        Flag(name: "--range", short: nil, value: "A..B", help: "history: only commits reachable from B and not from A (repeatable; A all zeros: not on any ref)", commands: [.history]) { inv, v in
+        Flag(name: "--range", short: nil, value: "A..B", help: "history, audit: only commits reachable from B and not from A (repeatable; A empty or all zeros: the commits not pushed yet); audit then scans no working tree of its own", commands: [.history, .audit]) { inv, v in
             inv.ranges.append(v)
         },
         Flag(name: "--force", short: nil, value: nil, help: "hook install: replace an existing hook that keyshape did not write (kept as HOOK.keyshape-backup) instead of chaining it", commands: [.hook]) { inv, _ in

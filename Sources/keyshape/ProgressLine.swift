@@ -1,11 +1,12 @@
 import Foundation
 import ScanPipeline
 
-/// A progress line on stderr, redrawn in place while a scan runs: for folders
-/// `files done/total, MB, MB/s, ETA`; for history `commits done/total, blobs done/total,
-/// MB, MB/s, ETA` (the commit total comes first, from git's commit listing; the blob total
-/// grows while the listing runs, since blobs are found by reading the commits' changes).
-/// The ETA is extrapolated from the share of commits (history) or files (folders) done.
+/// A progress line on stderr, redrawn in place while a scan runs: a bar of the share done,
+/// then for folders `files done/total, MB read/listed, MB/s, ETA`; for history `commits
+/// done/total, blobs done/total, MB, MB/s, ETA` (the commit total comes first, from git's
+/// commit listing; the blob total grows while the listing runs, since blobs are found by
+/// reading the commits' changes). The share, and the ETA extrapolated from it, go by the
+/// listed files' bytes (folders) or the commits (history).
 /// It prints counts and keyshape's own labels only: never a path (a file name can itself
 /// be sensitive), a ref name, nor content.
 final class ProgressLine: @unchecked Sendable {
@@ -64,7 +65,7 @@ final class ProgressLine: @unchecked Sendable {
         Terminal.progress("\r\u{1B}[K" + text(elapsed: Date().timeIntervalSince(started)))
     }
 
-    /// The line's text (without the redraw codes).
+    /// The line's text (without the redraw codes): a bar of the share done, then the counts.
     func text(elapsed: TimeInterval) -> String {
         let files = progress.filesDone.load(ordering: .relaxed)
         let total = progress.filesTotal.load(ordering: .relaxed)
@@ -74,21 +75,44 @@ final class ProgressLine: @unchecked Sendable {
         let share: Double?
         switch kind {
         case .files:
-            parts.append("\(files)/\(total) files")
-            share = total > 0 ? Double(files) / Double(total) : nil
+            // By bytes: the largest files go first, so by file count a scan looked hours from
+            // done for most of its run.
+            let bytesTotal = progress.bytesTotal.load(ordering: .relaxed)
+            let inputDone = progress.inputBytesDone.load(ordering: .relaxed)
+            share = bytesTotal > 0 ? min(1, Double(inputDone) / Double(bytesTotal)) : (total > 0 ? Double(files) / Double(total) : nil)
+            parts.append("\(files)/\(total) \(total == 1 ? "file" : "files")")
+            parts.append(bytesTotal > 0 ? String(format: "%.1f/%.1f MB", Double(inputDone) / 1_000_000, Double(bytesTotal) / 1_000_000)
+                                        : String(format: "%.1f MB", mb))
         case .history:
             let commits = progress.commitsDone.load(ordering: .relaxed)
             let commitTotal = progress.commitsTotal.load(ordering: .relaxed)
             parts.append(commitTotal > 0 ? "commits \(commits)/\(commitTotal)" : "commits \(commits)")
             parts.append("blobs \(files)/\(total)")
             share = commitTotal > 0 ? Double(min(commits, commitTotal)) / Double(commitTotal) : nil
+            parts.append(String(format: "%.1f MB", mb))
         }
-        parts.append(String(format: "%.1f MB", mb))
         parts.append(String(format: "%.0f MB/s", rate))
-        if let share, share > 0, share < 1 {
-            parts.append("ETA " + ProgressLine.duration(elapsed * (1 - share) / share))
-        }
-        return "keyshape: " + (label.map { $0 + ": " } ?? "") + parts.joined(separator: ", ")
+        if let eta = ProgressLine.eta(share: share, elapsed: elapsed) { parts.append("ETA " + eta) }
+        let bar = share.map { ProgressLine.bar($0) + " " } ?? ""
+        return "keyshape: " + (label.map { $0 + ": " } ?? "") + bar + parts.joined(separator: ", ")
+    }
+
+    /// `[=========>          ]  45%`: 20 cells, so the line stays within 80 columns.
+    static func bar(_ share: Double, width: Int = 20) -> String {
+        let s = min(1, max(0, share))
+        let filled = Int((s * Double(width)).rounded(.down))
+        let head = filled < width && s > 0 ? ">" : ""
+        let body = String(repeating: "=", count: filled) + head
+        let percent = Int((s * 100).rounded(.down))
+        let padded = percent < 10 ? "  \(percent)" : (percent < 100 ? " \(percent)" : "\(percent)")
+        return "[" + body + String(repeating: " ", count: max(0, width - body.count)) + "] " + padded + "%"
+    }
+
+    /// The time left at the rate so far, or nil while that rate says little: before 2 s and
+    /// 1% of the work (the first files' cost is mostly start-up), and once done.
+    static func eta(share: Double?, elapsed: TimeInterval) -> String? {
+        guard let share, share >= 0.01, share < 1, elapsed >= 2 else { return nil }
+        return duration(elapsed * (1 - share) / share)
     }
 
     /// `45s`, `3m05s`, `2h07m`.

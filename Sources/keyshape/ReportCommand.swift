@@ -27,6 +27,7 @@ enum ReportCommand {
         options.context = stored.map { FindingContext(repository: $0.repository, status: $0.status.rawValue, note: $0.note) }
         options.title = "keyshape report: " + URL(fileURLWithPath: path).lastPathComponent
         options.sarif = SARIFSettings(category: Report.category(inv))
+        options.scanTimes = Report.scanTimes(seconds: 0)
         var primary = options
         primary.color = Report.colors(inv)
 

@@ -139,6 +139,7 @@ enum Report {
         var reportOptions = ReportOptions()
         reportOptions.includeSuppressed = inv.includeSuppressed
         reportOptions.sarif = SARIFSettings(category: category(inv), artifactPath: { roots.artifactPath($0) }, sourceRoot: roots.sourceRoot)
+        reportOptions.scanTimes = scanTimes(seconds: result.stats.seconds)
         var primary = reportOptions
         primary.color = colors(inv)
         var status: Int32 = result.issues.isEmpty && recorded ? (result.findings.isEmpty ? 0 : inv.exitCode) : 2
@@ -169,6 +170,16 @@ enum Report {
         if let stopped { summary += "; stopped after \(stopped.scanned) of \(stopped.listed) files: standard output took no more" }
         if !(inv.hookMode && status == 0) { Terminal.err(summary + "\n") }
         return status
+    }
+
+    /// Now, and `seconds` before, as UTC `yyyy-mm-ddThh:mm:ss` (GitLab's report format).
+    static func scanTimes(seconds: Double, now: Date = Date()) -> (start: String, end: String) {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        let elapsed = seconds.isFinite && seconds > 0 ? seconds : 0
+        return (format.string(from: now.addingTimeInterval(-elapsed)), format.string(from: now))
     }
 
     /// `--sarif-category NAME`, with the trailing `/` code scanning's category ids carry;

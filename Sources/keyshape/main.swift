@@ -14,6 +14,14 @@ if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
 StandardStream.reserveStandardDescriptors()
 
 func run() -> Int32 {
+    // On Linux the Swift runtime reads the arguments from /proc/self/cmdline: in a root without
+    // /proc it gets none, not even the program's name, and `keyshape scan DIR` would print the
+    // usage and exit 0 for a scan never run. argv[0] is always there otherwise, so none at all
+    // is this case, and an error (fail closed).
+    guard !CommandLine.arguments.isEmpty else {
+        Terminal.err("keyshape: error: cannot read the command line (is /proc mounted?)\n")
+        return 2
+    }
     let args = Array(CommandLine.arguments.dropFirst())
     do {
         let inv = try ArgumentParser.parse(args)

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 }
 
@@ -16,10 +16,7 @@ struct AppFixtures {
     /// A Stripe-shaped key of 70 characters: every format stores the length right before
     /// the string, and 70 is `F`, a letter, so the raw bytes read `Fsk_live_...` and a rule
     /// that wants no letter before the key cannot match them raw.
-    static func makeValue() -> String {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_" + "live_" + String((0..<62).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }
+    static func makeValue() -> String { TestKeys.stripe(bodyLength: 62) }
 
     init(value: String = AppFixtures.makeValue()) throws {
         self.value = value

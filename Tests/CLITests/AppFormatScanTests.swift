@@ -11,10 +11,7 @@ import XCTest
 /// cannot match them; only the strings the parsers list can. The previous release found
 /// none of these seven.
 final class AppFormatScanTests: XCTestCase {
-    let key: String = {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_" + "live_" + String((0..<62).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }()
+    let key: String = TestKeys.stripe(bodyLength: 62)
 
     /// File name, format, section, and how the key is encoded there.
     let expected: [(name: String, format: String, section: String, encoding: String)] = [
@@ -50,7 +47,7 @@ final class AppFormatScanTests: XCTestCase {
         let r = keyshape(args + ["--format", "json", "--no-progress"], cwd: cwd)
         assertNoFragment(of: key, in: r.stdout, "stdout", file: file, line: line)
         assertNoFragment(of: key, in: r.stderr, "stderr", file: file, line: line)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr, file: file, line: line)
+        let object = try XCTUnwrap(r.report, r.stderr, file: file, line: line)
         return (r, object["findings"] as? [[String: Any]] ?? [], object["errors"] as? [[String: Any]] ?? [])
     }
 
@@ -222,7 +219,7 @@ final class AppFormatScanTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.stderr)
         let r = keyshape(["scan", dir.path, "--format", "json", "--no-progress", "--no-config"])
         for s in [token, secret, odd, build] { assertNoFragment(of: s, in: r.stdout + r.stderr, "report") }
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr)
+        let object = try XCTUnwrap(r.report, r.stderr)
         let findings = object["findings"] as? [[String: Any]] ?? []
         let got = findings.map { "\($0["rule"] as? String ?? "") \(location($0)["section"] as? String ?? "-") \(location($0)["byteOffset"] as? Int ?? -1)" }.sorted()
         let want = ["generic-secret Nested/ClientSecret \(try offset(of: Array(secret.utf8), inFile: dir.path + "/Info.plist"))",

@@ -20,7 +20,7 @@ final class ArchiveMemberNameTests: XCTestCase {
             assertNoFragment(of: secret, in: r.stdout, "stdout", file: file, line: line)
             assertNoFragment(of: secret, in: r.stderr, "stderr", file: file, line: line)
         }
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr, file: file, line: line)
+        let object = try XCTUnwrap(r.report, r.stderr, file: file, line: line)
         XCTAssertEqual((object["errors"] as? [Any])?.count, 0, r.stdout, file: file, line: line)
         return object["findings"] as? [[String: Any]] ?? []
     }

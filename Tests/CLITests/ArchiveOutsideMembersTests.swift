@@ -9,15 +9,7 @@ import TestSupport
 /// A damaged archive whose readable members and raw bytes were all read is no error.
 final class ArchiveOutsideMembersTests: XCTestCase {
     /// A Stripe-shaped key made at run time.
-    let key: String = {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_live_" + String((0..<28).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }()
-
-    func sh(_ dir: TempDir, _ script: String, file: StaticString = #filePath, line: UInt = #line) {
-        let r = runProcess("/bin/sh", ["-c", "set -e; " + script], cwd: dir.path)
-        XCTAssertEqual(r.status, 0, "\(script): \(r.stderr)", file: file, line: line)
-    }
+    let key: String = TestKeys.stripe()
 
     /// Scans `dir`, expects exit `status`, no error entries unless 2, the key nowhere in the
     /// output; returns the findings' locations.
@@ -26,7 +18,7 @@ final class ArchiveOutsideMembersTests: XCTestCase {
         XCTAssertEqual(r.status, status, r.stdout + r.stderr, file: file, line: line)
         assertNoFragment(of: key, in: r.stdout, "stdout", file: file, line: line)
         assertNoFragment(of: key, in: r.stderr, "stderr", file: file, line: line)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr, file: file, line: line)
+        let object = try XCTUnwrap(r.report, r.stderr, file: file, line: line)
         if status != 2 { XCTAssertEqual((object["errors"] as? [Any])?.count, 0, r.stdout, file: file, line: line) }
         let text = keyshape(["scan", dir.path, "--no-config", "--no-progress"])
         assertNoFragment(of: key, in: text.stdout + text.stderr, "text report", file: file, line: line)
@@ -218,7 +210,7 @@ final class ArchiveOutsideMembersTests: XCTestCase {
         let r = keyshape(["history", dir.path, "--no-config", "--format", "json", "--no-progress"])
         XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
         assertNoFragment(of: key, in: r.stdout + r.stderr, "history output")
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        let object = try XCTUnwrap(r.report)
         let location = try XCTUnwrap((object["findings"] as? [[String: Any]])?.first?["location"] as? [String: Any], r.stdout)
         XCTAssertEqual(location["path"] as? String, "c.zip")
         XCTAssertNil(location["archive"])

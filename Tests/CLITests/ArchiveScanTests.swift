@@ -7,18 +7,10 @@ import TestSupport
 /// and column or binary place; hostile archives are error entries and exit 2.
 final class ArchiveScanTests: XCTestCase {
     /// A Stripe-shaped key made at run time (mixed case and digits in every 8 bytes).
-    let key: String = {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_live_" + String((0..<28).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }()
-
-    func sh(_ dir: TempDir, _ script: String, file: StaticString = #filePath, line: UInt = #line) {
-        let r = runProcess("/bin/sh", ["-c", "set -e; " + script], cwd: dir.path)
-        XCTAssertEqual(r.status, 0, "\(script): \(r.stderr)", file: file, line: line)
-    }
+    let key: String = TestKeys.stripe()
 
     func json(_ r: Run, file: StaticString = #filePath, line: UInt = #line) throws -> (findings: [[String: Any]], errors: [[String: Any]]) {
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr, file: file, line: line)
+        let object = try XCTUnwrap(r.report, r.stderr, file: file, line: line)
         return (object["findings"] as? [[String: Any]] ?? [], object["errors"] as? [[String: Any]] ?? [])
     }
 

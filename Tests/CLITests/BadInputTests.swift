@@ -15,7 +15,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(keyshape(["scan", tmp.path + "/dirty", "--exit-code", "7"]).status, 7)
         let missing = keyshape(["scan", tmp.path + "/dirty", tmp.path + "/nope", "--format", "json"])
         XCTAssertEqual(missing.status, 2, "a missing path means the scan could not finish")
-        let object = try! JSONSerialization.jsonObject(with: missing.stdoutData) as! [String: Any]
+        let object = missing.report!
         XCTAssertEqual((object["findings"] as! [Any]).count, 1, "what was found is still reported")
         let errors = object["errors"] as! [[String: String]]
         XCTAssertEqual(errors.first?["message"], "no such file or directory")
@@ -78,7 +78,7 @@ final class BadInputTests: XCTestCase {
         let r = keyshape(["scan", tmp.path + "/src", "--rules", tmp.path + "/r.toml", "--format", "json"])
         XCTAssertLessThan(Date().timeIntervalSince(started), 120)
         XCTAssertEqual(r.status, 2)
-        let object = try! JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let object = r.report!
         XCTAssertEqual((object["findings"] as! [[String: Any]]).map { $0["rule"] as! String }, ["keyshape-canary"])
         let errors = object["errors"] as! [[String: String]]
         XCTAssertEqual(errors.count, 1)
@@ -108,7 +108,7 @@ final class BadInputTests: XCTestCase {
         }
         let r = runProcess(executable, args)
         XCTAssertEqual(r.status, 2, r.stderr)
-        let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(r.report)
         XCTAssertEqual((object["findings"] as! [[String: Any]]).count, 1)
         XCTAssertEqual(object["errors"] as! [[String: String]], [["path": "locked.txt", "message": "permission denied"]])
     }
@@ -125,7 +125,7 @@ final class BadInputTests: XCTestCase {
         try h.close()
         let r = keyshape(["scan", tmp.path, "--max-file-size", "3G", "--format", "json"])
         XCTAssertEqual(r.status, 1, r.stderr)
-        let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(r.report)
         let loc = (object["findings"] as! [[String: Any]])[0]["location"] as! [String: Any]
         XCTAssertEqual(loc["kind"] as? String, "binary")
         XCTAssertEqual(loc["fileOffset"] as? Int, Int(size) - 10_000 + 8)
@@ -148,7 +148,7 @@ final class BadInputTests: XCTestCase {
         try Data([0xFF, 0xFE, 0x0A] + Array(canary.utf8)).write(to: URL(fileURLWithPath: odd))
         let r = keyshape(["scan", tmp.path, "--format", "json"])
         XCTAssertEqual(r.status, 1, r.stderr)
-        let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(r.report)
         let paths = (object["findings"] as! [[String: Any]]).map { ($0["location"] as! [String: Any])["path"] as! String }
         XCTAssertEqual(Set(paths), ["with space/and\nnewline.txt", "\u{FF}"])
         XCTAssertEqual((object["stats"] as! [String: Any])["files"] as? Int, 3)

@@ -20,7 +20,7 @@ final class BinaryScanTests: XCTestCase {
     func findings(_ args: [String]) throws -> [[String: Any]] {
         let r = keyshape(args + ["--format", "json", "--no-progress"])
         XCTAssertEqual(r.status, 1, r.stderr)
-        let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(r.report)
         XCTAssertEqual((object["errors"] as! [Any]).count, 0, r.stdout)
         return (object["findings"] as! [[String: Any]]).map { $0["location"] as! [String: Any] }
             .enumerated().map { i, loc in
@@ -66,7 +66,7 @@ final class BinaryScanTests: XCTestCase {
         try Data(bytes).write(to: URL(fileURLWithPath: tmp.path + "/bad.dylib"))
         let r = keyshape(["scan", tmp.path, "--format", "json"])
         XCTAssertEqual(r.status, 2, r.stderr)
-        let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(r.report)
         XCTAssertEqual((object["findings"] as! [[String: Any]]).count, 1, "the raw bytes are still scanned")
         let errors = object["errors"] as! [[String: String]]
         XCTAssertEqual(errors.first?["path"], "bad.dylib")

@@ -73,7 +73,7 @@ final class BrokenPipeStopTests: XCTestCase {
         let end = runWithStreams(Binary.url, ["scan", tmp.path + "/src", "--no-progress", "--write-baseline", baseline],
                                  stdout: .closedPipe, stderr: .file(tmp.path + "/stderr"))
         XCTAssertEqual(end.exitStatus, 1, "\(end)")
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: baseline))) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(Data(contentsOf: URL(fileURLWithPath: baseline))))
         XCTAssertEqual((object["findings"] as! [Any]).count, fileCount)
         XCTAssertFalse(tmp.read("stderr").contains("stopped after"), tmp.read("stderr"))
     }

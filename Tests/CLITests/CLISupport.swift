@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 }
 
@@ -12,20 +12,8 @@ enum Binary {
     static let url: URL = BuiltProduct.url("keyshape") ?? Repo.root.appendingPathComponent(".build/debug/keyshape")
 }
 
-struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var stdoutData: Data
-}
-
-/// Runs a command with no stdin, collecting both streams; never through a shell.
-@discardableResult
-func runProcess(_ executable: String, _ args: [String], cwd: String? = nil, env: [String: String]? = nil, timeout: TimeInterval = 300) -> Run {
-    let child = try! runChild(URL(fileURLWithPath: executable), args, cwd: cwd, environment: env, timeout: timeout)
-    if child.timedOut { XCTFail("\(executable) \(args) timed out") }
-    return Run(status: child.status, stdout: child.stdoutText, stderr: child.stderrText, stdoutData: child.stdout)
-}
+/// A finished run (TestSupport's `runProcess`: no stdin, both streams, never a shell).
+typealias Run = ProcessRun
 
 /// This process's environment with a fixed `KEYSHAPE_HASH_KEY`: runs that must give the same
 /// secret hashes (a report compared with another run's) take it; without a key every run

@@ -65,7 +65,7 @@ final class CanaryTests: XCTestCase {
                 case "json", "jsonl":
                     let objects: [[String: Any]]
                     if format == "json" {
-                        objects = (try JSONSerialization.jsonObject(with: toStdout.stdoutData) as! [String: Any])["findings"] as! [[String: Any]]
+                        objects = (try XCTUnwrap(toStdout.report))["findings"] as! [[String: Any]]
                     } else {
                         objects = toStdout.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
                     }
@@ -80,7 +80,7 @@ final class CanaryTests: XCTestCase {
                     // (this checkout, when it is one), not to the folder.
                     let inWorkTree = FileManager.default.fileExists(atPath: Repo.path(".git"))
                     let uri = (inWorkTree ? "Fixtures/canary/" : "") + e.path
-                    let sarif = try JSONSerialization.jsonObject(with: toStdout.stdoutData) as! [String: Any]
+                    let sarif = try XCTUnwrap(toStdout.report)
                     let results = ((sarif["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]])
                     XCTAssertTrue(results.contains { r in
                         let phys = (r["locations"] as! [[String: Any]])[0]["physicalLocation"] as! [String: Any]

@@ -38,7 +38,7 @@ final class ControlCharacterTests: XCTestCase {
         // JSON keeps the exact name, escaped as JSON requires.
         let json = keyshape(["scan", tmp.path + "/src", "--format", "json"])
         XCTAssertEqual(rawControls(json.stdoutData), [])
-        let object = try JSONSerialization.jsonObject(with: json.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(json.report)
         let paths = (object["findings"] as! [[String: Any]]).map { ($0["location"] as! [String: Any])["path"] as! String }
         XCTAssertEqual(Set(paths), [forged, "plain.txt"])
         for format in ["jsonl", "sarif"] {

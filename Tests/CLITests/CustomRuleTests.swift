@@ -10,7 +10,7 @@ final class CustomRuleTests: XCTestCase {
     let value = "acme_tok_" + "4f1c9a7e2b8d0653c1e7a9f2b4d8e0a3"
 
     func rules(_ r: Run) -> [String] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         return ((object?["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
     }
 

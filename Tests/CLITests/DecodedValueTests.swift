@@ -16,7 +16,7 @@ final class DecodedValueTests: XCTestCase {
     struct Found { var rule: String; var line: Int; var column: Int; var byteOffset: Int; var byteLength: Int; var decoded: [String]? }
 
     func findings(_ run: Run, file: StaticString = #filePath, line: UInt = #line) -> [Found] {
-        guard let object = try? JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any],
+        guard let object = run.report,
               let list = object["findings"] as? [[String: Any]] else {
             XCTFail("no JSON report: \(run.stderr)", file: file, line: line)
             return []

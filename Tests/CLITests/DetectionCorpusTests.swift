@@ -38,7 +38,7 @@ final class DetectionCorpusTests: XCTestCase {
 
         let r = keyshape(["scan", Self.root, "--format", "json", "--no-config", "--no-progress"])
         XCTAssertEqual(r.status, 1, r.stderr)
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        let report = try XCTUnwrap(r.report)
         XCTAssertEqual((report["errors"] as? [Any])?.count, 0, "\(report["errors"] ?? "")")
         var found = Set<Row>()
         for f in report["findings"] as? [[String: Any]] ?? [] {

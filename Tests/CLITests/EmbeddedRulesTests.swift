@@ -10,8 +10,8 @@ final class EmbeddedRulesTests: XCTestCase {
         XCTAssertEqual(builtin.status, 0, builtin.stderr)
         XCTAssertEqual(fromText.status, 0, fromText.stderr)
         XCTAssertEqual(builtin.stderr, "")
-        let a = try JSONSerialization.jsonObject(with: builtin.stdoutData) as! [String: Any]
-        let b = try JSONSerialization.jsonObject(with: fromText.stdoutData) as! [String: Any]
+        let a = try XCTUnwrap(builtin.report)
+        let b = try XCTUnwrap(fromText.report)
         XCTAssertGreaterThan(a["count"] as? Int ?? 0, 500)
         XCTAssertEqual(NSDictionary(dictionary: a), NSDictionary(dictionary: b), "ids, descriptions, tags, keywords and regexes")
     }

@@ -28,7 +28,7 @@ final class GenericYieldCLITests: XCTestCase {
 
         let sarif = keyshape(["scan", dir.path, "--no-config", "--no-progress", "--format", "sarif"])
         for s in secrets { assertNoFragment(of: s, in: sarif.stdout, "SARIF") }
-        let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: sarif.stdoutData) as? [String: Any])
+        let log = try XCTUnwrap(sarif.report)
         let run = try XCTUnwrap((log["runs"] as? [[String: Any]])?.first)
         let results = run["results"] as? [[String: Any]] ?? []
         XCTAssertEqual(results.compactMap { $0["ruleId"] as? String }.sorted(), ["generic-token", "mistral-api-key"])
@@ -104,7 +104,7 @@ final class GenericYieldCLITests: XCTestCase {
         before.write("baseline.json", baseline)
         let r = keyshape(["scan", dir.path + "/settings.py", "--no-config", "--no-progress", "--format", "json", "--baseline", before.path + "/baseline.json"])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        let report = try XCTUnwrap(r.report)
         XCTAssertEqual((report["findings"] as? [Any])?.count, 0)
         let suppressed = (report["stats"] as? [String: Any])?["suppressed"] as? [String: Any]
         XCTAssertEqual(suppressed?["baseline"] as? Int, 2, "\(report["stats"] ?? "")")

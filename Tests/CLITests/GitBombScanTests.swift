@@ -7,7 +7,7 @@ import TestSupport
 /// 10^depth paths (a depth-7 bomb took 58 s and 3.4 GB).
 final class GitBombScanTests: XCTestCase {
     func errors(_ r: Run) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any],
+        guard let object = r.report,
               let errors = object["errors"] as? [[String: Any]] else { return [] }
         return errors.compactMap { $0["message"] as? String }
     }

@@ -12,7 +12,7 @@ final class GitDirectoryScanTests: XCTestCase {
     var secrets: [String] { [inConfig, inNested, outside, inReflog, inHook, inModule] }
 
     func places(_ r: Run) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any],
+        guard let object = r.report,
               let findings = object["findings"] as? [[String: Any]] else { return [] }
         return findings.compactMap { f in
             guard let loc = f["location"] as? [String: Any], let path = loc["path"] as? String, let line = loc["line"] as? Int else { return nil }

@@ -40,7 +40,7 @@ final class GitSpecialFileTests: XCTestCase {
     }
 
     func errorMessages(_ r: Run) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any],
+        guard let object = r.report,
               let errors = object["errors"] as? [[String: Any]] else { return [] }
         return errors.compactMap { $0["message"] as? String }
     }

@@ -7,7 +7,7 @@ final class GitleaksBaselineCLITests: XCTestCase {
     let secret = canary("glbase1")
 
     func suppressed(_ r: Run) -> [String: Int] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         return (object?["stats"] as? [String: Any])?["suppressed"] as? [String: Int] ?? [:]
     }
 

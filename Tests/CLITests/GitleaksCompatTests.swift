@@ -30,7 +30,7 @@ final class GitleaksCompatTests: XCTestCase {
         dir.write("tree/README.md", "nothing here\n")
         let scan = keyshape(["scan", dir.path + "/tree", "--no-builtin-rules", "--rules", dir.path + "/gitleaks.toml", "--format", "json"])
         XCTAssertEqual(scan.status, 1, scan.stderr)
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: scan.stdoutData) as? [String: Any])
+        let report = try XCTUnwrap(scan.report)
         let findings = try XCTUnwrap(report["findings"] as? [[String: Any]])
         XCTAssertEqual(findings.map { $0["rule"] as? String }, ["pkcs12-file"])
         let location = try XCTUnwrap(findings.first?["location"] as? [String: Any])

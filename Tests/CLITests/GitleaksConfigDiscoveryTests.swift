@@ -19,7 +19,7 @@ final class GitleaksConfigDiscoveryTests: XCTestCase {
     """#
 
     func json(_ r: Run) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any] ?? [:]
+        r.report ?? [:]
     }
 
     func rules(_ r: Run) -> [String] {

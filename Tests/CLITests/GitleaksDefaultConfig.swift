@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// gitleaks' own default config, carved at test time from an installed gitleaks binary (it
 /// is embedded there as one contiguous text). Never kept in this repository: it is gitleaks'

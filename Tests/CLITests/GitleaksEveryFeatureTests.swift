@@ -51,7 +51,7 @@ final class GitleaksEveryFeatureTests: XCTestCase {
         env["GITLEAKS_CONFIG_TOML"] = nil
         let run = keyshape(["scan", "tree", "--no-builtin-rules", "--format", "json"], cwd: dir.path, env: env)
         XCTAssertEqual(run.status, 1, run.stderr)
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
+        let report = try XCTUnwrap(run.report)
         let findings = try XCTUnwrap(report["findings"] as? [[String: Any]])
         let places = findings.map { f -> String in
             let l = f["location"] as? [String: Any] ?? [:]

@@ -10,7 +10,7 @@ final class GuessConfirmationTests: XCTestCase {
     let weak = "Summer2024!"
 
     func findings(_ r: Run) -> [[String: Any]] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report: \(r.stderr)")
         return object?["findings"] as? [[String: Any]] ?? []
     }
@@ -72,7 +72,7 @@ final class GuessConfirmationTests: XCTestCase {
         XCTAssertEqual(written.status, 1, written.stderr)
         let text = tmp.read("baseline.json")
         assertNoFragment(of: fake, in: text, "baseline")
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let object = JSONReport.object(text)
         XCTAssertEqual(object?["version"] as? Int, 2)
         XCTAssertEqual((object?["key"] as? String)?.count, 64)
         XCTAssertFalse(written.stdout.contains(object?["key"] as? String ?? "-"), "the key is never printed")

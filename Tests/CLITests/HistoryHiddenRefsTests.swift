@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Refs that hide history from `git log`: a key reachable only from one of them is still
 /// found. Each repository is built so that nothing else reaches the key (branches moved

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// A repository whose own configuration tries to run programs (fsmonitor, pager, filter and
 /// diff drivers, textconv, external diff, hooks). keyshape's scans run none of them.

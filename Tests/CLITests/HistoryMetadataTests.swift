@@ -41,7 +41,7 @@ final class HistoryMetadataTests: XCTestCase {
         for s in secrets {
             assertNoFragment(of: s, in: r.stdout + r.stderr, "history \(extra)", file: file, line: line)
         }
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report (status \(r.status)): \(r.stderr)", file: file, line: line)
         return MetaReport(run: r, findings: object?["findings"] as? [[String: Any]] ?? [])
     }
@@ -209,7 +209,7 @@ final class HistoryMetadataTests: XCTestCase {
         repo.git(["update-ref", "refs/tags/evil", tagObject])
         repo.git(["notes", "add", "-m", c, id])
         let dir = TempDir()
-        for format in ["text", "json", "jsonl", "sarif", "csv", "junit"] {
+        for format in ["text", "json", "jsonl", "sarif", "csv", "junit", "markdown", "gitlab"] {
             let r = keyshape(["history", repo.path, "--no-progress", "--format", format,
                               "--sarif-output", dir.path + "/\(format).sarif", "--json-output", dir.path + "/\(format).json"])
             XCTAssertEqual(r.status, 1, "\(format): \(r.stderr)")

@@ -107,7 +107,7 @@ func keyshapeJSON(_ args: [String], secrets: [String], env: [String: String]? = 
         assertNoFragment(of: s, in: r.stdout, "stdout of \(args)", file: file, line: line)
         assertNoFragment(of: s, in: r.stderr, "stderr of \(args)", file: file, line: line)
     }
-    guard let object = try? JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any] else {
+    guard let object = r.report else {
         XCTFail("no JSON report (status \(r.status)): \(r.stderr)", file: file, line: line)
         return ParsedReport(run: r, findings: [], errors: [])
     }

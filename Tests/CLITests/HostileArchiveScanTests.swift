@@ -9,10 +9,7 @@ import TestSupport
 /// scanned, nothing hangs (each run has a timeout) and peak memory stays bounded.
 final class HostileArchiveScanTests: XCTestCase {
     /// A Stripe-shaped key made at run time.
-    let key: String = {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_live_" + String((0..<28).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }()
+    let key: String = TestKeys.stripe()
 
     /// Resident memory keyshape may reach on any of these (measured: 43 to 46 MiB for a debug
     /// build, whose own start-up is most of it).
@@ -49,7 +46,7 @@ final class HostileArchiveScanTests: XCTestCase {
         for text in [r.stdout, r.stderr] { assertNoFragment(of: key, in: text, "output", file: file, line: line) }
         XCTAssertFalse(r.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != " " }, "raw control characters", file: file, line: line)
         let peak = r.stderr.components(separatedBy: "maxrss-kib=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? -1
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr, file: file, line: line)
+        let object = try XCTUnwrap(r.report, r.stderr, file: file, line: line)
         let errors = (object["errors"] as? [[String: Any]] ?? []).map { ($0["path"] as? String ?? "", $0["message"] as? String ?? "") }
         return Scan(run: r, findings: object["findings"] as? [[String: Any]] ?? [], errors: errors, peakResident: peak * 1024, seconds: seconds)
     }

@@ -67,7 +67,7 @@ final class HostileInputFileTests: XCTestCase {
         let r = runProcess(Binary.url.path, ["scan", tmp.path, "--format", "json"], timeout: 60)
         XCTAssertLessThan(Date().timeIntervalSince(started), 20, "2^40 paths, walked once each real folder")
         XCTAssertEqual(r.status, 1, r.stderr)
-        let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(r.report)
         let findings = object["findings"] as! [[String: Any]]
         XCTAssertEqual(findings.count, 1, "the one real file, once")
         let path = (findings.first?["location"] as? [String: Any])?["path"] as? String ?? ""
@@ -101,7 +101,7 @@ final class HostileInputFileTests: XCTestCase {
         let r = runProcess(Binary.url.path, ["scan", tmp.path + "/src", "--format", "json", "--no-config"], timeout: 300)
         XCTAssertLessThan(Date().timeIntervalSince(started), 40, "one line of 1.95 MB")
         XCTAssertEqual(r.status, 1, r.stderr)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        let object = try XCTUnwrap(r.report)
         let findings = try XCTUnwrap(object["findings"] as? [[String: Any]])
         XCTAssertGreaterThan(findings.count, 10_000)
         let columns = findings.compactMap { ($0["location"] as? [String: Any])?["column"] as? Int }

@@ -30,7 +30,7 @@ final class InvisibleCharacterNameTests: XCTestCase {
         assertNoneRaw(r.stdout + r.stderr, "text")
         let places = r.stdout.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
         XCTAssertEqual(places.sorted(), [#"a\u{200b}b.env"#, #"a\u{2060}b.env"#, #"a\u{e0062}b.env"#, #"a\u{feff}b.env"#, "ab.env"])
-        for format in ["csv", "html", "junit"] {
+        for format in ["csv", "html", "junit", "markdown"] {
             let other = keyshape(["scan", tmp.path + "/src", "--no-progress", "--format", format])
             XCTAssertEqual(other.status, 1, "\(format): \(other.stderr)")
             assertNoneRaw(other.stdout, format)
@@ -45,7 +45,7 @@ final class InvisibleCharacterNameTests: XCTestCase {
         assertNoneRaw(json.stdout, "JSON")
         XCTAssertTrue(json.stdout.contains(#"a\u200bb.env"#), json.stdout)
         XCTAssertTrue(json.stdout.contains(#"a\udb40\udc62b.env"#), json.stdout)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+        let object = try XCTUnwrap(json.report)
         let paths = (object["findings"] as! [[String: Any]]).map { ($0["location"] as! [String: Any])["path"] as! String }
         XCTAssertEqual(Set(paths.map { Array($0.unicodeScalars) }), Set(names.map { Array($0.unicodeScalars) }))
         let sarif = keyshape(["scan", tmp.path + "/src", "--no-progress", "--format", "sarif"])

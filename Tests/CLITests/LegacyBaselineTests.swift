@@ -12,7 +12,7 @@ final class LegacyBaselineTests: XCTestCase {
         let r = keyshape(["history", Repo.root.path, "--config", Repo.path(".keyshape.toml"), "--baseline", old,
                           "--format", "json", "--no-progress"], env: ProcessInfo.processInfo.environment.filter { $0.key != "KEYSHAPE_HASH_KEY" })
         XCTAssertTrue([0, 1].contains(r.status), r.stderr)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        let object = try XCTUnwrap(r.report)
         let suppressed = (object["stats"] as? [String: Any])?["suppressed"] as? [String: Int]
         XCTAssertGreaterThanOrEqual(suppressed?["baseline"] ?? 0, 6, "0.2's entries match: \(r.stderr)")
         let text = try String(contentsOfFile: old, encoding: .utf8)

@@ -47,7 +47,7 @@ final class LongLineLinearTimeTests: XCTestCase {
         let cpu = childrenCPU() - before
         XCTAssertLessThan(cpu, boundCPU, "CPU seconds for one line of \(size / 1000) KB", file: file, line: line)
         XCTAssertEqual(r.status, expectedStatus, r.stderr, file: file, line: line)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], file: file, line: line)
+        let object = try XCTUnwrap(r.report, file: file, line: line)
         XCTAssertEqual((object["errors"] as? [Any])?.count ?? 0, 0, "no rule gave up", file: file, line: line)
         return try XCTUnwrap(object["findings"] as? [[String: Any]], file: file, line: line)
     }

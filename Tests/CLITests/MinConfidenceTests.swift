@@ -26,7 +26,7 @@ final class MinConfidenceTests: XCTestCase {
     }
 
     func findings(_ r: Run) -> ([[String: Any]], [String: Any]) {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report: \(r.stderr)")
         return (object?["findings"] as? [[String: Any]] ?? [], object?["stats"] as? [String: Any] ?? [:])
     }

@@ -16,7 +16,7 @@ final class NameLeakTests: XCTestCase {
         let tmp = TempDir()
         let inside = canary("nameLeak1")
         tmp.write("tree/\(token)/notes-\(token).txt", "token = \(inside)\n")
-        for format in ["text", "json", "jsonl", "sarif", "csv", "junit", "html"] {
+        for format in ["text", "json", "jsonl", "sarif", "csv", "junit", "html", "markdown", "gitlab"] {
             let r = keyshape(["scan", tmp.path + "/tree", "--no-config", "--no-progress", "--format", format])
             XCTAssertEqual(r.status, 1, "\(format): \(r.stderr)")
             assertNoFragment(of: token, in: r.stdout + r.stderr, format)

@@ -25,7 +25,7 @@ final class PatternLimitTests: XCTestCase {
         let r = keyshape(["scan", tmp.path + "/tree", "--no-builtin-rules", "--rules", tmp.path + "/rules.toml", "--format", "json"])
         assertNoFragment(of: secret, in: r.stdout + r.stderr, "output")
         XCTAssertEqual(r.status, 2, r.stderr)
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any] ?? [:]
+        let object = r.report ?? [:]
         XCTAssertEqual((object["findings"] as? [[String: Any]])?.first?["rule"] as? String, "limited", "the rule ran")
         let errors = object["errors"] as? [[String: String]] ?? []
         XCTAssertEqual(errors.map { $0["path"] ?? "" }, [fileName])
@@ -52,7 +52,7 @@ final class PatternLimitTests: XCTestCase {
             let r = keyshape(["scan", tmp.path + "/tree", "--config", tmp.path + "/cfg/user.toml", "--format", "json"])
             assertNoFragment(of: secret, in: r.stdout + r.stderr, "output")
             XCTAssertEqual(r.status, 2, "\(allowlist): \(r.stderr)")
-            let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any] ?? [:]
+            let object = r.report ?? [:]
             XCTAssertEqual((object["findings"] as? [Any])?.count, 1, "\(allowlist): reported, not suppressed")
             let errors = object["errors"] as? [[String: String]] ?? []
             XCTAssertTrue(errors.contains { $0["message"]?.contains("an allowlist pattern gave up") ?? false }, "\(allowlist): \(errors)")

@@ -18,8 +18,10 @@ final class ProgressTests: XCTestCase {
     }
 
     static let eta = #"(, ETA ([0-9]+s|[0-9]+m[0-9]{2}s|[0-9]+h[0-9]{2}m))?"#
-    static let historyShape = #"^keyshape: (history: )?commits [0-9]+(/[0-9]+)?, blobs [0-9]+/[0-9]+, [0-9]+\.[0-9] MB, [0-9]+ MB/s"# + eta + "$"
-    static let filesShape = #"^keyshape: (sources: |products: )?[0-9]+/[0-9]+ files, [0-9]+\.[0-9] MB, [0-9]+ MB/s"# + eta + "$"
+    /// A bar of 20 cells and the share in percent, when the total is known.
+    static let bar = #"(\[(=*>?) *\] +[0-9]{1,3}% )?"#
+    static let historyShape = #"^keyshape: (history: )?"# + bar + #"commits [0-9]+(/[0-9]+)?, blobs [0-9]+/[0-9]+, [0-9]+\.[0-9] MB, [0-9]+ MB/s"# + eta + "$"
+    static let filesShape = #"^keyshape: (sources: |products: )?"# + bar + #"[0-9]+/[0-9]+ files?, [0-9]+\.[0-9](/[0-9]+\.[0-9])? MB, [0-9]+ MB/s"# + eta + "$"
 
     func assertShape(_ lines: [String], _ pattern: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertFalse(lines.isEmpty, "no progress line", file: file, line: line)
@@ -43,10 +45,10 @@ final class ProgressTests: XCTestCase {
         let repo = fixture()
         let r = keyshape(["history", repo.path, "--progress"])
         XCTAssertEqual(r.status, 1, r.stderr)
-        let lines = progressLines(r.stderr).filter { $0.hasPrefix("keyshape: commits") }
+        let lines = progressLines(r.stderr).filter { $0.contains(" commits ") || $0.hasPrefix("keyshape: commits") }
         assertShape(lines, ProgressTests.historyShape)
         // The last line drawn is the totals: every commit and blob done.
-        XCTAssertTrue(lines.last?.hasPrefix("keyshape: commits 3/3, blobs 3/3, ") == true, "\(lines)")
+        XCTAssertTrue(lines.last?.hasPrefix("keyshape: [====================] 100% commits 3/3, blobs 3/3, ") == true, "\(lines)")
         // Without --progress (and stderr no terminal): none.
         XCTAssertEqual(progressLines(keyshape(["history", repo.path]).stderr).filter { $0.contains("commits ") }, [])
     }
@@ -57,6 +59,28 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         let lines = progressLines(r.stderr).filter { !$0.hasPrefix("keyshape: 1 finding") }
         assertShape(lines, ProgressTests.filesShape)
+        // The last line drawn is the totals: a full bar, every file and byte of the listing.
+        XCTAssertTrue(lines.last?.hasPrefix("keyshape: [====================] 100% ") == true, "\(lines)")
+        if let last = lines.last, let mb = last.range(of: #"[0-9.]+/[0-9.]+ MB"#, options: .regularExpression) {
+            let halves = last[mb].dropLast(3).split(separator: "/")
+            XCTAssertEqual(halves.first, halves.last, "bytes read equal bytes listed at the end: \(lines)")
+        } else {
+            XCTFail("no read/listed MB on the last line: \(lines)")
+        }
+    }
+
+    /// The bar and the ETA go by bytes, not by files: a scan whose first file is most of the
+    /// bytes shows the share of bytes done.
+    func testBarGoesByBytes() {
+        let tree = TempDir()
+        tree.write("big.txt", String(repeating: "a line of ordinary text\n", count: 1_000_000))
+        for i in 0..<50 { tree.write("small\(i).txt", "x\n") }
+        let r = keyshape(["scan", tree.path, "--progress"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = progressLines(r.stderr)
+        assertShape(lines, ProgressTests.filesShape)
+        // At the end: 51/51 files, the bytes of all, 100%.
+        XCTAssertTrue(lines.last?.hasPrefix("keyshape: [====================] 100% 51/51 files, 24.0/24.0 MB, ") == true, "\(lines)")
     }
 
     func testAuditShowsProgressForEachPart() {
@@ -72,6 +96,6 @@ final class ProgressTests: XCTestCase {
         assertShape(sources, ProgressTests.filesShape)
         assertShape(history, ProgressTests.historyShape)
         assertShape(built, ProgressTests.filesShape)
-        XCTAssertTrue(history.last?.hasPrefix("keyshape: history: commits 3/3, ") == true, "\(history)")
+        XCTAssertTrue(history.last?.hasPrefix("keyshape: history: [====================] 100% commits 3/3, ") == true, "\(history)")
     }
 }

@@ -27,7 +27,7 @@ final class ReportOutputTests: XCTestCase {
             XCTAssertFalse(text.isEmpty, "\(format) written")
             assertNoFragment(of: secret, in: text, "--\(format)-output")
         }
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: files[0].1))) as! [String: Any]
+        let json = try XCTUnwrap(JSONReport.object(Data(contentsOf: URL(fileURLWithPath: files[0].1))))
         XCTAssertEqual((json["findings"] as! [Any]).count, 1)
         XCTAssertEqual(tmp.read("report.jsonl").split(separator: "\n").count, 1)
         XCTAssertTrue(tmp.read("report.junit").contains("<failure type=\"keyshape-canary\""))
@@ -42,7 +42,7 @@ final class ReportOutputTests: XCTestCase {
                                  stdout: .full, stderr: .file(errors))
         XCTAssertEqual(end.exitStatus, 2, "a report that could not be delivered fails closed")
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sarif))))
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(Data(contentsOf: URL(fileURLWithPath: json))))
         XCTAssertEqual((object["findings"] as! [Any]).count, 1)
         assertNoFragment(of: secret, in: tmp.read("stderr"), "stderr")
     }
@@ -95,7 +95,7 @@ final class ReportOutputTests: XCTestCase {
     func testFormatErrorsComeFromTheRegistry() {
         let scan = keyshape(["scan", ".", "--format", "yaml"])
         XCTAssertEqual(scan.status, 2)
-        XCTAssertTrue(scan.stderr.contains("--format: expected text, json, jsonl, sarif, junit, csv or html"), scan.stderr)
+        XCTAssertTrue(scan.stderr.contains("--format: expected text, json, jsonl, sarif, junit, csv, html, markdown or gitlab"), scan.stderr)
         let rules = keyshape(["rules", "list", "--format", "sarif"])
         XCTAssertEqual(rules.status, 2, "rules list has no SARIF shape; it used to print JSON")
         XCTAssertTrue(rules.stderr.contains("--format sarif has no rule-list form; `rules list` writes text, json, jsonl or csv"), rules.stderr)

@@ -32,7 +32,7 @@ final class RepositoryRuleOracleTests: XCTestCase {
     }
 
     func ruleIds(_ r: Run) -> [String] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report: \(r.stderr)")
         return ((object?["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }.sorted()
     }

@@ -8,7 +8,7 @@ import TestSupport
 /// visible, with its files still read.
 final class RepositorySettingsTests: XCTestCase {
     func report(_ r: Run) -> [String: Any] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report: \(r.stderr)")
         return object ?? [:]
     }
@@ -18,9 +18,7 @@ final class RepositorySettingsTests: XCTestCase {
     func findings(_ r: Run) -> [[String: Any]] { report(r)["findings"] as? [[String: Any]] ?? [] }
 
     /// The findings in one file (a config holding a key-shaped setting may be a finding too).
-    func findings(_ r: Run, in path: String) -> [[String: Any]] {
-        findings(r).filter { ($0["location"] as? [String: Any])?["path"] as? String == path }
-    }
+    func findings(_ r: Run, in path: String) -> [[String: Any]] { r.findings(in: path) }
 
     /// Case 4: `minStringLength = 1024` and one NUL byte at the top of a text file hid its
     /// five keys (exit 0, nothing counted). The repository's value is now ignored.

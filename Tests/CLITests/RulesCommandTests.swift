@@ -25,6 +25,26 @@ final class RulesCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("negative example 2 is reported by `demo-key`"), r.stdout)
     }
 
+    /// A rule's own example that the placeholder filter drops makes no finding, not even a
+    /// suppressed one: `rules check` names the check that dropped it, never the value.
+    func testRulesCheckSaysWhyAnExampleIsDroppedAsAPlaceholder() {
+        let tmp = TempDir()
+        tmp.write("p.toml", """
+        [[rules]]
+        id = "demo-token"
+        regex = '''(demo_[a-z0-9]{16})'''
+        keywords = ["demo_"]
+        examples = ['''t = "«demo_abcdefghijklmnop»"''', '''t = "«demo_k3v9q2m7x4w8z1r6»"''']
+        negativeExamples = ['''demo_1''', '''demo_x''']
+        """)
+        let r = keyshape(["rules", "check", "--no-builtin-rules", "--rules", tmp.path + "/p.toml"])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("demo-token: example 1 not found at bytes 5..<26: the value is dropped as a placeholder (a counting run)"),
+                      r.stdout)
+        XCTAssertFalse(r.stdout.contains("example 2"), r.stdout)
+        XCTAssertFalse((r.stdout + r.stderr).contains("abcdefghij"), "the value is never printed")
+    }
+
     func testRulesListShowsEmbeddedRules() throws {
         let r = keyshape(["rules", "list"])
         XCTAssertEqual(r.status, 0)
@@ -32,7 +52,7 @@ final class RulesCommandTests: XCTestCase {
         let count = Int(r.stdout.split(separator: "\n").last!.split(separator: " ")[0])!
         XCTAssertGreaterThanOrEqual(count, 20)
         let json = keyshape(["rules", "list", "--format", "json"])
-        let object = try JSONSerialization.jsonObject(with: json.stdoutData) as! [String: Any]
+        let object = try XCTUnwrap(json.report)
         XCTAssertEqual(object["count"] as? Int, count)
     }
 
@@ -68,7 +88,7 @@ final class RulesCommandTests: XCTestCase {
 
         let json = keyshape(list + ["--format", "json"])
         XCTAssertEqual(json.status, 0, json.stderr)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+        let object = try XCTUnwrap(json.report)
         XCTAssertEqual(object["count"] as? Int, 2)
         let rules = try XCTUnwrap(object["rules"] as? [[String: Any]])
         XCTAssertEqual(rules.map { $0["id"] as? String }, ["alpha-key", "beta-key"])
@@ -81,8 +101,8 @@ final class RulesCommandTests: XCTestCase {
         let lines = jsonl.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(lines.count, 3, "one rule a line, then the final newline: \(jsonl.stdout)")
         XCTAssertEqual(lines.last, "")
-        let ids = try lines.dropLast().map { line -> String? in
-            let rule = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        let ids = lines.dropLast().map { line -> String? in
+            let rule = JSONReport.object(line)
             XCTAssertNil(rule?["count"], "a rule, not the whole list")
             return rule?["id"] as? String
         }

@@ -21,7 +21,7 @@ final class SARIFGoldenTests: XCTestCase {
         let text = out.read("r.sarif")
         assertNoFragment(of: secret, in: text + r.stderr, "sarif", file: file, line: line)
         assertValidSARIF([path], file: file, line: line)
-        return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+        return JSONReport.object(text) ?? [:]
     }
 
     func run(_ object: [String: Any]) -> [String: Any] { (object["runs"] as? [[String: Any]])?.first ?? [:] }

@@ -6,10 +6,7 @@ import TestSupport
 /// them hold the very key it contains. No format may print any of it.
 final class SectionNameLeakTests: XCTestCase {
     /// A Stripe-shaped key made at run time: mixed case and digits in every 8 bytes.
-    let key: String = {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_live_" + String((0..<28).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }()
+    let key: String = TestKeys.stripe()
 
     var body: String { String(key.dropFirst(8)) }
 
@@ -90,7 +87,7 @@ final class SectionNameLeakTests: XCTestCase {
             assertNoFragment(of: key, in: r.stdout, "\(format) stdout")
             assertNoFragment(of: key, in: r.stderr, "\(format) stderr")
             if format == "json" {
-                let object = try JSONSerialization.jsonObject(with: r.stdoutData) as! [String: Any]
+                let object = try XCTUnwrap(r.report)
                 let locations = (object["findings"] as! [[String: Any]]).map { $0["location"] as! [String: Any] }
                 XCTAssertEqual(Set(locations.compactMap { $0["path"] as? String }), Set(files.map(\.0)), "each file is still scanned")
                 for l in locations {

@@ -16,7 +16,7 @@ final class StdinClosedTests: XCTestCase {
 
     /// The JSON report's error entries and its count of files scanned.
     func report(_ json: String) throws -> (errors: [[String: Any]], files: Int) {
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let object = try XCTUnwrap(JSONReport.object(json))
         let stats = try XCTUnwrap(object["stats"] as? [String: Any])
         return ((object["errors"] as? [[String: Any]]) ?? [], (stats["files"] as? Int) ?? -1)
     }

@@ -8,9 +8,7 @@ final class StdinTests: XCTestCase {
     let secret = canary("stdin1")
 
     func scan(_ args: [String], input: Data) -> Run {
-        let child = try! runChild(Binary.url, ["scan", "-", "--no-progress"] + args, input: input, timeout: 120)
-        XCTAssertFalse(child.timedOut)
-        return Run(status: child.status, stdout: child.stdoutText, stderr: child.stderrText, stdoutData: child.stdout)
+        try! runProcess(Binary.url, ["scan", "-", "--no-progress"] + args, input: input, timeout: 120)
     }
 
     func testTextOnStdinIsScannedAndNamed() {
@@ -31,7 +29,7 @@ final class StdinTests: XCTestCase {
         let fromStdin = scan(["--format", "json", "--stdin-name", path], input: try Data(contentsOf: URL(fileURLWithPath: path)))
         XCTAssertEqual(fromStdin.status, 1, fromStdin.stderr)
         let locations = { (run: Run) -> [[String: String]] in
-            let object = try! JSONSerialization.jsonObject(with: run.stdoutData) as! [String: Any]
+            let object = run.report!
             return (object["findings"] as! [[String: Any]]).map { f in
                 (f["location"] as! [String: Any]).mapValues { "\($0)" }.merging(["fingerprint": f["fingerprint"] as! String]) { a, _ in a }
             }

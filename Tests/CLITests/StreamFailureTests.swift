@@ -26,7 +26,7 @@ final class StreamFailureTests: XCTestCase {
     }
 
     func baselineFingerprints(_ path: String) throws -> Int {
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(Data(contentsOf: URL(fileURLWithPath: path))))
         return (object["findings"] as! [Any]).count
     }
 
@@ -62,7 +62,7 @@ final class StreamFailureTests: XCTestCase {
                           "--write-baseline", baseline], stdout: .full, stderr: .file(tmp.path + "/stderr2"))
         assertNoTrap(toFile, "--output with >/dev/full")
         XCTAssertEqual(toFile.exitStatus, 1)
-        XCTAssertEqual(((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any])["findings"] as! [Any]).count, 400)
+        XCTAssertEqual(((try XCTUnwrap(JSONReport.object(Data(contentsOf: URL(fileURLWithPath: report)))))["findings"] as! [Any]).count, 400)
     }
 
     func testClosedStdoutIsExit2AndNothingLandsInTheBaseline() throws {

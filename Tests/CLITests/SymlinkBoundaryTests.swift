@@ -8,7 +8,7 @@ import TestSupport
 /// out is a note, not read.
 final class SymlinkBoundaryTests: XCTestCase {
     func findings(_ r: Run) -> [[String: Any]] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report: \(r.stderr)")
         return object?["findings"] as? [[String: Any]] ?? []
     }

@@ -9,7 +9,7 @@ final class TrustTests: XCTestCase {
     let secret = canary("trust1")
 
     func stats(_ r: Run) -> [String: Any] {
-        let object = (try? JSONSerialization.jsonObject(with: r.stdoutData)) as? [String: Any]
+        let object = r.report
         XCTAssertNotNil(object, "no JSON report: \(r.stderr)")
         return object?["stats"] as? [String: Any] ?? [:]
     }
@@ -77,7 +77,7 @@ final class TrustTests: XCTestCase {
         let ignored = keyshape(["scan", tmp.path, "--ignore-inline-allow", "--format", "json"])
         XCTAssertEqual(ignored.status, 1, ignored.stderr)
         XCTAssertEqual(suppressed(ignored)["inline"], 0)
-        XCTAssertEqual((((try? JSONSerialization.jsonObject(with: ignored.stdoutData)) as? [String: Any])?["findings"] as? [Any])?.count, 2)
+        XCTAssertEqual(((ignored.report)?["findings"] as? [Any])?.count, 2)
     }
 
     /// One finding of each kind of suppression, in a repository: scan, history, staged and
@@ -145,7 +145,7 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(r.status, 0, "suppressed findings do not change the exit status: \(r.stderr)")
         let text = tmp.read("r.sarif")
         assertNoFragment(of: secret, in: text, "sarif")
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(text))
         let results = (object["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]]
         let kinds = results.map { (($0["suppressions"] as? [[String: Any]]) ?? []).map { $0["kind"] as! String } }
         XCTAssertEqual(kinds.sorted { "\($0)" < "\($1)" }, [["external"], ["inSource"]])
@@ -154,7 +154,7 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(v.status, 0, v.stderr + v.stdout)
 
         let json = keyshape(["scan", tmp.path + "/tree", "--include-suppressed", "--format", "json"])
-        let listed = ((try JSONSerialization.jsonObject(with: json.stdoutData) as! [String: Any])["suppressed"] as? [[String: Any]]) ?? []
+        let listed = ((try XCTUnwrap(json.report))["suppressed"] as? [[String: Any]]) ?? []
         XCTAssertEqual(listed.compactMap { $0["suppression"] as? String }.sorted(), ["allowlist", "inline"])
         let plain = keyshape(["scan", tmp.path + "/tree", "--format", "sarif"])
         XCTAssertFalse(plain.stdout.contains("suppressions"), "only when asked")

@@ -18,7 +18,7 @@ final class DatastoreCommandTests: XCTestCase {
     func reportLines(_ db: String, _ extra: [String] = []) -> [[String: Any]] {
         let r = CLI.keyshape(["report", "--datastore", db, "--format", "jsonl"] + extra)
         XCTAssertTrue([0, 1].contains(r.status), r.stderr)
-        return r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return r.reportLines
     }
 
     func testTheDatastoreNeverHoldsAValueOrAFragment() throws {
@@ -312,7 +312,7 @@ final class DatastoreCommandTests: XCTestCase {
         while writer.isRunning || seen.isEmpty {
             let r = CLI.keyshape(["report", "--datastore", db, "--format", "json"])
             XCTAssertTrue([0, 1].contains(r.status), r.stderr)
-            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let object = try XCTUnwrap(r.report)
             let count = (object["findings"] as? [Any])?.count ?? -1
             XCTAssertTrue(count >= 0 && count <= 300 && count % 5 == 0, "a read saw \(count) findings: not whole commits")
             XCTAssertGreaterThanOrEqual(count, seen.max() ?? 0, "a read saw fewer findings than one before it")
@@ -386,12 +386,9 @@ final class IncrementalHistoryTests: XCTestCase {
     func sortedLines(_ text: String) -> [String] { sortedReportLines(text) }
 
     func testASecondRunReadsOnlyNewCommitsAndReportsWhatAFullRunDoes() throws {
-        let scratch = TempDir()
-        scratch.write("rules.toml", TestSecrets.rule)
-        let rules = scratch.path + "/rules.toml"
-        let repo = HistoryFixture(in: scratch, commits: 30, perCommit: 2)
-        let db = scratch.path + "/d.db"
-        let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--no-progress", "--format", "jsonl"]
+        let fixture = HistoryCase(commits: 30, perCommit: 2)
+        let (scratch, repo, db) = (fixture.scratch, fixture.repo, fixture.db)
+        let args = fixture.args(["--format", "jsonl"])
         let first = CLI.keyshape(args + ["--datastore", db])
         XCTAssertEqual(first.status, 1)
         XCTAssertEqual(sortedLines(first.stdout).count, 60)
@@ -433,12 +430,9 @@ final class IncrementalHistoryTests: XCTestCase {
     }
 
     func testARewrittenHistoryIsScannedWholeAndDroppedCommitsAreNotReported() throws {
-        let scratch = TempDir()
-        scratch.write("rules.toml", TestSecrets.rule)
-        let rules = scratch.path + "/rules.toml"
-        let repo = HistoryFixture(in: scratch, commits: 6, perCommit: 1)
-        let db = scratch.path + "/d.db"
-        let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--no-progress", "--format", "jsonl"]
+        let fixture = HistoryCase(commits: 6, perCommit: 1)
+        let (repo, db) = (fixture.repo, fixture.db)
+        let args = fixture.args(["--format", "jsonl"])
         XCTAssertEqual(sortedLines(CLI.keyshape(args + ["--datastore", db]).stdout).count, 6)
         // Drop the last two commits and every reflog entry that kept them.
         CLI.git(repo.path, ["reset", "-q", "--hard", "main~2"])

@@ -8,16 +8,13 @@ import TestSupport
 /// confirms no guessed value, and a triage decision covers the values it was made on only.
 final class DatastoreKeyTests: XCTestCase {
     func lines(_ r: CLI.Run) -> [[String: Any]] {
-        r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        r.reportLines
     }
 
     func testTheDatastoresKeyGroupsAcrossRunsAndIsNeverPrinted() throws {
-        let scratch = TempDir()
-        scratch.write("rules.toml", TestSecrets.rule)
-        let rules = scratch.path + "/rules.toml"
-        let repo = HistoryFixture(in: scratch, commits: 3, perCommit: 1)
-        let db = scratch.path + "/d.db"
-        let args = ["history", repo.path, "--rules", rules, "--no-builtin-rules", "--format", "jsonl", "--no-progress"]
+        let fixture = HistoryCase(commits: 3, perCommit: 1)
+        let (scratch, repo, db) = (fixture.scratch, fixture.repo, fixture.db)
+        let args = fixture.args(["--format", "jsonl"])
         let first = CLI.keyshape(args + ["--datastore", db], hashKey: nil)
         let second = CLI.keyshape(args + ["--datastore", scratch.path + "/other.db"], hashKey: nil)
         let again = CLI.keyshape(["report", "--datastore", db, "--format", "jsonl"], hashKey: nil)

@@ -9,21 +9,15 @@ import XCTest
 func sortedReportLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
 
 enum CLI {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
     static let binary: URL = BuiltProduct.url("keyshape") ?? root.appendingPathComponent(".build/debug/keyshape")
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Run = ProcessRun
 
     /// Runs keyshape with no stdin and an isolated git environment; never through a shell.
     @discardableResult
     static func keyshape(_ args: [String], cwd: String? = nil, timeout: TimeInterval = 300, hashKey: String? = "datastore-tests") -> Run {
-        let child = try! runChild(binary, args, cwd: cwd, environment: environment(hashKey: hashKey), timeout: timeout)
-        if child.timedOut { XCTFail("keyshape \(args.first ?? "") timed out") }
-        return Run(status: child.status, stdout: child.stdoutText, stderr: child.stderrText)
+        try! runProcess(binary, args, cwd: cwd, environment: environment(hashKey: hashKey), timeout: timeout)
     }
 
     /// With a fixed hash key: these tests compare a run into a datastore with one without, and

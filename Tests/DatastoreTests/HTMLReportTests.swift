@@ -52,7 +52,7 @@ final class HTMLReportTests: XCTestCase {
         }
         let lines = CLI.keyshape(["report", "--datastore", db, "--format", "jsonl"]).stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 8 + 3 + 1)
-        let first = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let first = try XCTUnwrap(JSONReport.object(lines[0]))
         let fingerprint = try XCTUnwrap(first["fingerprint"] as? String)
         XCTAssertEqual(CLI.keyshape(["triage", "--datastore", db, fingerprint, "--status", "accepted",
                                      "--note", "</script><script>document.title='pwned'</script>"]).status, 0)

@@ -1,13 +1,13 @@
 import Foundation
 import FuzzChecks
 import XCTest
+import TestSupport
 
 /// Replays every committed decoders fuzz seed (and any crash input added after a fix)
 /// through DecodersCheck, the harness's own checks, so CI covers them without libFuzzer.
 final class DecodersFuzzSeedTests: XCTestCase {
     func testEverySeedPassesTheHarnessChecks() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz/decoders")
+        let folder = Checkout.url("Fixtures/fuzz/decoders")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
         XCTAssertGreaterThanOrEqual(names.count, 8)
         for name in names {

@@ -37,6 +37,29 @@ final class PlaceholderTests: XCTestCase {
         XCTAssertFalse(placeholder("2/9314455667710918/5015420555409761:3e5fee3bfa5faf4e3ab805f9e485c4d8"))
     }
 
+    /// A stand-in base64 secret written by hand: the alphabet in order with digits and signs
+    /// strewn between the letters, in mixed case. Kept apart from a random base64 secret.
+    func testAlphabetSpelledBetweenDigitsAndSigns() {
+        XCTAssertEqual(Placeholder.reason("aB3cD+eF9gHi/Jk2LmN0pQ8rStU="), .spelledAlphabet)
+        XCTAssertEqual(Placeholder.reason("Secret=" + "mN1oP+qR2sT/uV3wX4yZ5", prefixes: ["secret="]), .spelledAlphabet)
+        XCTAssertTrue(placeholder("sk_live_" + "ab1CD2ef3GH4ij5KL6mn7OP8", ["sk_live_"]))
+        // Seven letters in order among 34 are not enough (8 needed; 9 in a 44-character base64 secret).
+        XCTAssertNil(Placeholder.reason("q7Zk3mP+xR2vL9sWd4HbN" + "ab3cd4efg" + "8Tj0Yu5Wa6Ce1Gi2Ko"))
+        XCTAssertNil(Placeholder.reason("Jq2W8e+Rt5Yu/Io9Pa3Sd7Fg1Hj4Kl6Zx0Cv8Bn2Mq5Wr7Ty3Ui="))
+    }
+
+    /// Each check answers with its own reason, for `rules check` to name.
+    func testReasons() {
+        XCTAssertEqual(Placeholder.reason("${API_TOKEN}"), .template)
+        XCTAssertEqual(Placeholder.reason("your_api_key_here"), .markerWord)
+        XCTAssertEqual(Placeholder.reason("P@55w0rd!"), .standInWord)
+        XCTAssertEqual(Placeholder.reason("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", prefixes: ["ghp_"]), .fill)
+        XCTAssertEqual(Placeholder.reason("abababababababababab"), .repetition)
+        XCTAssertEqual(Placeholder.reason("0123456789abcdef0123"), .countingRun)
+        XCTAssertEqual(Placeholder.reason("AbCdEfGhIjKlMnOpQrStUvWx"), .countingInDisguise)
+        XCTAssertNil(Placeholder.reason("q7Zk3mPxR2vL9sWd4HbN"))
+    }
+
     func testRepetition() {
         XCTAssertTrue(placeholder("aaaaaaaaaaaaaaaaaaaaaaaa"))
         XCTAssertTrue(placeholder("abababababababababab"))

@@ -35,6 +35,28 @@ final class RuleCheckerTests: XCTestCase {
         XCTAssertTrue(problems.contains("fewer than 2 examples"), "\(problems)")
     }
 
+    /// An example the engine drops before any allowlist says why (the check that dropped it),
+    /// and never prints the value: a placeholder makes no finding, so not even
+    /// `--include-suppressed` would show the rule author anything.
+    func testDroppedExampleSaysWhichCheckDroppedIt() throws {
+        let file = try RuleLoader.load(text: """
+        [[rules]]
+        id = "acme-token"
+        regex = '''(acme_[A-Za-z0-9+/=]{12,40})'''
+        keywords = ["acme_"]
+        entropy = 3.0
+        examples = ['''t = "«acme_abcdefghijklmnop»"''', '''t = "«acme_aB3cD+eF9gHi/Jk2LmN0pQ8rStU=»"''', '''t = "«acme_q7Zk3mPxR2vL9sWd»"''', '''t = "«acme_abababababab»"''']
+        """, file: "p.toml")
+        let problems = RuleChecker.check(files: [file], requireExamples: false).map(\.message)
+        XCTAssertTrue(problems.contains("example 1 not found at bytes 5..<26: the value is dropped as a placeholder (a counting run)"), "\(problems)")
+        XCTAssertTrue(problems.contains("example 2 not found at bytes 5..<38: the value is dropped as a placeholder (the alphabet spelled in order between digits and signs)"), "\(problems)")
+        XCTAssertFalse(problems.contains { $0.hasPrefix("example 3") }, "a random value is found: \(problems)")
+        XCTAssertTrue(problems.contains("example 4 not found at bytes 5..<22: the value's entropy is not over the rule's gate (3.0)"), "\(problems)")
+        for message in problems {
+            for value in ["abcdefghijklmnop", "aB3cD", "abababab"] { XCTAssertFalse(message.contains(value), message) }
+        }
+    }
+
     func testCommonWordKeywordsFailTheBar() throws {
         let file = try RuleLoader.load(text: """
         [[rules]]

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import MatchEngine
 
 /// The keyword pass over a binary's printable-run mask (`forEachHit(_:sparse:scratch:_:)`:
@@ -6,17 +7,8 @@ import XCTest
 /// over the whole buffer finds, at the same ends: random masks of every density, keywords
 /// in either case at the edges of stretches and of the buffer.
 final class SparseKeywordPassTests: XCTestCase {
-    /// SplitMix64: the same buffers on every machine, so a failure reproduces.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// TestSupport's SplitMix64: the same buffers on every machine, so a failure reproduces.
+    typealias Generator = SeededGenerator
 
     static let keywords = ["key", "token", "sk_live_", "akia", "pass", "-----begin", "ey", "api_key", "x"]
 
@@ -58,7 +50,7 @@ final class SparseKeywordPassTests: XCTestCase {
 
     func testSparsePassFindsWhatTheWholePassFinds() {
         let index = KeywordIndex(keywords: SparseKeywordPassTests.keywords)
-        var g = Generator(state: 0x7370_6172_7365_6b77)
+        var g = Generator(seed: 0x7370_6172_7365_6b77)
         var scratch = KeywordIndex.SparseScratch()
         var withHits = 0
         for round in 0..<400 {

@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
 @testable import MatchEngine
+import TestSupport
 
 enum Paths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
     static func fixture(_ relative: String) -> URL { root.appendingPathComponent("Fixtures").appendingPathComponent(relative) }
 }
 

@@ -2,6 +2,7 @@ import CredentialStore
 import Foundation
 @testable import ProviderClient
 import XCTest
+import TestSupport
 
 final class AnalyticsTests: XCTestCase {
     let encoder = AnalyticsEncoder(redactor: Repo.redactor)
@@ -12,7 +13,7 @@ final class AnalyticsTests: XCTestCase {
                                    result: .rateLimited, httpStatus: 429, durationMilliseconds: 12, retryAfterSeconds: 7,
                                    model: Repo.redactor.redact("claude-test"))
         event.set(try XCTUnwrap(AnalyticsPropertyName("attempt")), .int(2))
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: encoder.encode(event)) as? [String: Any])
+        let object = try XCTUnwrap(JSONReport.object(encoder.encode(event)))
         XCTAssertEqual(object["event"] as? String, "request_completed")
         XCTAssertEqual(object["result"] as? String, "rate_limited")
         XCTAssertEqual(object["provider"] as? String, "anthropic")

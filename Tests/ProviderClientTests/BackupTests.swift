@@ -2,6 +2,7 @@ import CredentialStore
 import Foundation
 @testable import ProviderClient
 import XCTest
+import TestSupport
 
 final class BackupTests: XCTestCase {
     private func populated() throws -> (Harness, [ConnectionProfile], [Conversation]) {
@@ -29,7 +30,7 @@ final class BackupTests: XCTestCase {
         let data = try service.export(conversations: conversations, profiles: profiles).encoded()
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertNoSecret(text, "backup archive")
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let object = try XCTUnwrap(JSONReport.object(data))
         let connections = try XCTUnwrap(object["connections"] as? [[String: Any]])
         XCTAssertEqual(connections.count, 2)
         for connection in connections {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Drives the built `byok` demo against the loopback server.
 final class ByokTests: XCTestCase {
@@ -15,7 +16,7 @@ final class ByokTests: XCTestCase {
     }
 
     private func byok(_ arguments: [String], stdin: String?) throws -> ProcessResult {
-        try runProcess(Binary.url("byok"), ["chat"] + arguments, stdin: stdin)
+        try runProcess(Binary.url("byok"), ["chat"] + arguments, input: stdin.map { Data($0.utf8) }, timeout: 120)
     }
 
     func testStoresTheKeyFromStdinSendsAndStreams() throws {

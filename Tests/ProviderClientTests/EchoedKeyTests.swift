@@ -47,7 +47,7 @@ final class EchoedKeyTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: log) }
         let result = try runProcess(Binary.url("byok"), ["chat", "--provider", "custom", "--base-url", origin + "/echo-mangled/401",
                                                          "--model", "m", "--message", "Hello", "--confirm", origin, "--verbose", "--log", log],
-                                    stdin: key + "\n")
+                                    input: Data((key + "\n").utf8), timeout: 120)
         XCTAssertEqual(result.status, 1)
         let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         XCTAssertTrue(logged.contains("invalid credentials"), "the error body was logged")
@@ -62,7 +62,7 @@ final class EchoedKeyTests: XCTestCase {
         for arguments in [common + ["--store", pasted], common + [pasted], common + ["--" + pasted],
                           common + ["--connection", pasted, "--base-url", origin + "/ok"],
                           common + ["--provider", "custom", "--base-url", origin + "/ok", "--protected-header", pasted]] {
-            let result = try runProcess(Binary.url("byok"), ["chat"] + arguments, stdin: key + "\n")
+            let result = try runProcess(Binary.url("byok"), ["chat"] + arguments, input: Data((key + "\n").utf8), timeout: 120)
             XCTAssertNotEqual(result.status, 0)
             assertNoPiece(of: pasted, in: result.stdout + result.stderr, "byok \(arguments.suffix(2).first ?? "")")
         }

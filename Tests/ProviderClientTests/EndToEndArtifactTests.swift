@@ -2,6 +2,7 @@ import CredentialStore
 import Foundation
 @testable import ProviderClient
 import XCTest
+import TestSupport
 
 /// The end-to-end audit: run the client through success, streaming, every error class,
 /// redirects, refusals, proxy mode, backup/restore and the byok demo with the canary key
@@ -137,7 +138,7 @@ final class EndToEndArtifactTests: XCTestCase {
         let byok = try runProcess(Binary.url("byok"), ["chat", "--provider", "anthropic", "--base-url", origin + "/ok",
                                                        "--model", "claude-test", "--message", "Hello", "--confirm", origin,
                                                        "--log", artifacts.file("byok/log.jsonl").path, "--verbose"],
-                                  stdin: TestSecrets.anthropicKey + "\n")
+                                  input: Data((TestSecrets.anthropicKey + "\n").utf8), timeout: 120)
         XCTAssertEqual(byok.status, 0)
         try artifacts.write("byok/stdout.txt", byok.stdout)
         try artifacts.write("byok/stderr.txt", byok.stderr)
@@ -182,7 +183,7 @@ final class EndToEndArtifactTests: XCTestCase {
 
         // keyshape's verdict on the artifacts.
         let scan = try runProcess(Binary.url("keyshape"), ["scan", artifacts.url.path, "--format", "json", "--no-progress"])
-        let report_ = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        let report_ = try XCTUnwrap(scan.report)
         let findings = report_["findings"] as? [[String: Any]] ?? []
         XCTAssertEqual(findings.count, 0, "keyshape found: " + findings.map { finding in
             let location = finding["location"] as? [String: Any]
@@ -203,7 +204,7 @@ final class EndToEndArtifactTests: XCTestCase {
         """)
         let scan = try runProcess(Binary.url("keyshape"), ["scan", control.url.path, "--format", "json", "--no-progress"])
         XCTAssertEqual(scan.status, 1)
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        let report = try XCTUnwrap(scan.report)
         let rules = Set((report["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String })
         XCTAssertTrue(rules.contains("keyshape-canary"), "the canary was not found")
         XCTAssertTrue(rules.contains("anthropic-api-key"), "the realistic Anthropic key was not found")

@@ -1,13 +1,14 @@
 import Foundation
 import FuzzChecks
 import XCTest
+import TestSupport
 
 /// Replays every committed file-scan fuzz seed (and every crash input added after a fix)
 /// through exactly the scan and checks of the libFuzzer harness (FileScanFuzzer), with the
 /// checkout's rule pack, so CI covers them without libFuzzer. The object-file seeds are
 /// replayed here too: the harness is seeded with them.
 final class FileScanFuzzSeedTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
 
     func testEverySeedIsScannedAsTheHarnessRequires() throws {
         let check = try FileScanCheck(rulesFolder: Self.root.appendingPathComponent("Rules").path)

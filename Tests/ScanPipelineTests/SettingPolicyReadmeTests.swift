@@ -2,12 +2,12 @@ import Foundation
 import XCTest
 import MatchEngine
 @testable import ScanPipeline
+import TestSupport
 
 /// docs/threat-model.md's "Who may set what" table (moved there from README.md) is SettingPolicy's table, row for row, so the two cannot
 /// drift: a setting added to one and not the other, or a row whose "who" differs, fails here.
 final class SettingPolicyReadmeTests: XCTestCase {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/threat-model.md")
+    static let readme = Checkout.url("docs/threat-model.md")
 
     /// The rows of the table under the `### Who may set what` heading: (setting, who), backticks
     /// around the setting's name dropped.

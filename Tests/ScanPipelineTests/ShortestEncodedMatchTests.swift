@@ -4,6 +4,7 @@ import Decoders
 import ScanCore
 @testable import MatchEngine
 @testable import ScanPipeline
+import TestSupport
 
 /// The decoders read a base64 run only from `SpanFinder.minimumBase64Length` characters on,
 /// which decode to `minimumBase64Length * 3 / 4` bytes: that is safe only while no rule can
@@ -12,7 +13,7 @@ import ScanCore
 /// is left must be longer than a shorter run could hold, and, base64-encoded as one value,
 /// must be found by the scan pipeline in the decoded text.
 final class ShortestEncodedMatchTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
 
     struct Shortest {
         var ruleIndex: Int

@@ -11,17 +11,13 @@ import TestSupport
 /// hold, is scanned raw and is an error entry saying so: never a silent downgrade.
 final class StreamedAppFormatBlobTests: XCTestCase {
     /// 70 characters, as the fixtures want (each format stores the length `F` right before it).
-    let key: String = {
-        let upper = Array("ABCDEFGHJKLMNPQRSTUVWXYZ"), lower = Array("abcdefghijkmnopqrstuvwxyz"), digits = Array("23456789")
-        return "sk_" + "live_" + String((0..<62).map { i in [upper.randomElement()!, lower.randomElement()!, digits.randomElement()!][i % 3] })
-    }()
+    let key: String = TestKeys.stripe(bodyLength: 62)
 
     func testADexOverTheHoldLimitIsAnErrorEntryAndOneUnderItIsParsed() throws {
         let tree = TempDir()
         let repo = tree.path + "/repo"
         try TestGit.initRepository(repo)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/app-formats/make-app-fixtures.py").path
+        let script = Checkout.url("Fixtures/app-formats/make-app-fixtures.py").path
         let made = try runChild(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, tree.path + "/fixtures", key])
         XCTAssertEqual(made.status, 0, made.stderrText)
         let dex = try Data(contentsOf: URL(fileURLWithPath: tree.path + "/fixtures/classes.dex"))

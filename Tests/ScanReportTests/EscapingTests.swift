@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 /// Names from scanned files and rules files never reach a report as terminal controls or
 /// line breaks: text escapes them visibly, JSON and SARIF as `\u` escapes that parse back
@@ -52,7 +53,7 @@ final class EscapingTests: XCTestCase {
         for r in [result(path: hostile), result(path: hostile, section: "__TEXT\n,__c\u{1B}")] {
             let json = JSONReporter.report(r)
             assertNoRawControls(json, allowingNewlines: true, "JSON")
-            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+            let object = try XCTUnwrap(JSONReport.object(json))
             let location = (object["findings"] as! [[String: Any]])[0]["location"] as! [String: Any]
             XCTAssertEqual(location["path"] as? String, hostile, "JSON keeps the name exactly")
             let lines = JSONReporter.reportLines(r)

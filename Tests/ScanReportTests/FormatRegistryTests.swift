@@ -5,15 +5,16 @@ import FoundationXML
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 /// The format registry, and the JUnit and CSV reporters it adds.
 final class FormatRegistryTests: XCTestCase {
     let sample = ReporterTests.sample()
 
     func testRegistryNamesEveryFormatOnceAndRendersEach() {
-        XCTAssertEqual(ReportFormat.all.map(\.name), ["text", "json", "jsonl", "sarif", "junit", "csv", "html"])
-        XCTAssertEqual(ReportFormat.placeholder, "text|json|jsonl|sarif|junit|csv|html")
-        XCTAssertEqual(ReportFormat.list(), "text, json, jsonl, sarif, junit, csv or html")
+        XCTAssertEqual(ReportFormat.all.map(\.name), ["text", "json", "jsonl", "sarif", "junit", "csv", "html", "markdown", "gitlab"])
+        XCTAssertEqual(ReportFormat.placeholder, "text|json|jsonl|sarif|junit|csv|html|markdown|gitlab")
+        XCTAssertEqual(ReportFormat.list(), "text, json, jsonl, sarif, junit, csv, html, markdown or gitlab")
         for format in ReportFormat.all {
             let text = format.render(sample, ReportOptions())
             XCTAssertTrue(text.contains("3f0c9a1b7d2e4c55"), "\(format.name) names the first finding's fingerprint")
@@ -79,7 +80,7 @@ final class FormatRegistryTests: XCTestCase {
 
     func testRuleListFormats() throws {
         let rules = [RuleListing(id: "a-key", description: "A, key", tags: ["t"], keywords: ["ak_"], regex: "ak_[0-9]+")]
-        let json = try JSONSerialization.jsonObject(with: Data(RuleListReporter.json(rules).utf8)) as! [String: Any]
+        let json = try XCTUnwrap(JSONReport.object(RuleListReporter.json(rules)))
         XCTAssertEqual(json["count"] as? Int, 1)
         XCTAssertEqual(((json["rules"] as! [[String: Any]])[0])["regex"] as? String, "ak_[0-9]+")
         XCTAssertEqual(RuleListReporter.jsonLines(rules).split(separator: "\n").count, 1)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 /// Characters that print as nothing (zero-width, format, tag characters, the byte order
 /// mark) or as a plain space are escaped like controls in every format that escapes, so two
@@ -72,7 +73,7 @@ final class InvisibleCharacterEscapingTests: XCTestCase {
         let r = result(paths: paths)
         let json = JSONReporter.report(r)
         assertNoneRaw(json, "JSON")
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let object = try XCTUnwrap(JSONReport.object(json))
         let parsed = (object["findings"] as! [[String: Any]]).map { ($0["location"] as! [String: Any])["path"] as! String }
         XCTAssertEqual(parsed.map { Array($0.unicodeScalars) }, paths.map { Array($0.unicodeScalars) }, "JSON keeps each path exactly")
         XCTAssertTrue(json.contains(#""path": "conf/a\u200bb/key.txt""#), "a BMP character as one \\u escape")

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 final class ReporterTests: XCTestCase {
     func sample() -> ScanResult { Self.sample() }
@@ -34,7 +35,7 @@ final class ReporterTests: XCTestCase {
     }
 
     func testJSONShapeFollowsTheContract() throws {
-        let object = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(sample()).utf8)) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(JSONReporter.report(sample())))
         XCTAssertEqual((object["tool"] as! [String: Any])["name"] as? String, "keyshape")
         let findings = object["findings"] as! [[String: Any]]
         XCTAssertEqual(findings.count, 2)
@@ -59,15 +60,15 @@ final class ReporterTests: XCTestCase {
         result.findings[0].confidence = .low
         result.findings[0].checksum = false
         result.rules = [RuleInfo(id: result.findings[0].rule, description: "d", tags: [], confidence: .high)]
-        let object = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(result).utf8)) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(JSONReporter.report(result)))
         let findings = object["findings"] as! [[String: Any]]
         XCTAssertEqual(findings[0]["confidence"] as? String, "low")
         XCTAssertEqual(findings[0]["checksum"] as? Bool, false)
         XCTAssertNil(findings[1]["checksum"], "no checksum for a rule that has none")
         XCTAssertEqual(findings[1]["confidence"] as? String, "medium")
-        let line = try JSONSerialization.jsonObject(with: Data(JSONReporter.reportLines(result).split(separator: "\n")[0].utf8)) as! [String: Any]
+        let line = try XCTUnwrap(JSONReport.object(JSONReporter.reportLines(result).split(separator: "\n")[0]))
         XCTAssertEqual(line["checksum"] as? Bool, false)
-        let sarif = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(result).utf8)) as! [String: Any]
+        let sarif = try XCTUnwrap(JSONReport.object(SARIFReporter.report(result)))
         let run = (sarif["runs"] as! [[String: Any]])[0]
         let rule = ((run["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]]
         XCTAssertEqual((rule[0]["properties"] as! [String: Any])["precision"] as? String, "high")
@@ -84,9 +85,9 @@ final class ReporterTests: XCTestCase {
         result.findings[0].severity = .critical
         result.rules = [RuleInfo(id: id, description: "d", tags: [], confidence: .high, severity: .critical,
                                  remediation: "Revoke it in the console.", docs: "https://provider.test/keys")]
-        let json = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(result).utf8)) as! [String: Any]
+        let json = try XCTUnwrap(JSONReport.object(JSONReporter.report(result)))
         XCTAssertEqual((json["findings"] as! [[String: Any]])[0]["severity"] as? String, "critical")
-        let sarif = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(result).utf8)) as! [String: Any]
+        let sarif = try XCTUnwrap(JSONReport.object(SARIFReporter.report(result)))
         let run = (sarif["runs"] as! [[String: Any]])[0]
         let rule = (((run["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]])[0]
         XCTAssertEqual((rule["properties"] as! [String: Any])["security-severity"] as? String, "9.5")
@@ -96,7 +97,7 @@ final class ReporterTests: XCTestCase {
         XCTAssertEqual(rule["helpUri"] as? String, "https://provider.test/keys")
         // Without metadata: the generic advice, today's 8.0, no helpUri.
         result.rules = [RuleInfo(id: id, description: "d", tags: [])]
-        let plain = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(result).utf8)) as! [String: Any]
+        let plain = try XCTUnwrap(JSONReport.object(SARIFReporter.report(result)))
         let plainRule = ((((plain["runs"] as! [[String: Any]])[0]["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]])[0]
         XCTAssertEqual((plainRule["properties"] as! [String: Any])["security-severity"] as? String, "8.0")
         XCTAssertNil(plainRule["helpUri"])
@@ -114,7 +115,7 @@ final class ReporterTests: XCTestCase {
     }
 
     func testSARIFStructure() throws {
-        let object = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(sample()).utf8)) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(SARIFReporter.report(sample())))
         XCTAssertEqual(object["version"] as? String, "2.1.0")
         let run = (object["runs"] as! [[String: Any]])[0]
         let driver = (run["tool"] as! [String: Any])["driver"] as! [String: Any]

@@ -2,13 +2,14 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 /// What GitHub code scanning reads from keyshape's SARIF: work-tree-relative URIs, a run
 /// category, a line hash that is keyshape's value-free fingerprint, full regions, and one
 /// result where audit's tree and history report the same secret at the same path.
 final class SARIFCodeScanningTests: XCTestCase {
     func run(_ text: String) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(text))
         return (object["runs"] as! [[String: Any]])[0]
     }
 
@@ -59,7 +60,7 @@ final class SARIFCodeScanningTests: XCTestCase {
         XCTAssertEqual((tree["properties"] as? [String: Any])?["addedInCommits"] as? [String], [c1, c2])
         XCTAssertTrue(results.contains { ((physical($0)["artifactLocation"] as! [String: String])["uri"]) == "old.txt" })
         // JSON keeps both facts.
-        let json = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(ScanResult(findings: findings)).utf8)) as! [String: Any]
+        let json = try XCTUnwrap(JSONReport.object(JSONReporter.report(ScanResult(findings: findings))))
         XCTAssertEqual((json["findings"] as! [Any]).count, 4)
     }
 

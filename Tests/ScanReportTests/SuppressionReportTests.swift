@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ScanCore
 @testable import ScanReport
+import TestSupport
 
 /// What was suppressed shows in every report: counts in JSON stats and the text summary,
 /// and with --include-suppressed the findings themselves, marked.
@@ -27,12 +28,12 @@ final class SuppressionReportTests: XCTestCase {
     }
 
     func testJSONStatsCountEachMechanism() throws {
-        let object = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(result(keep: false)).utf8)) as! [String: Any]
+        let object = try XCTUnwrap(JSONReport.object(JSONReporter.report(result(keep: false))))
         let stats = object["stats"] as! [String: Any]
         XCTAssertEqual(stats["suppressed"] as? [String: Int], ["allowlist": 2, "inline": 1, "baseline": 1])
         XCTAssertEqual(stats["allowlistedFiles"] as? Int, 5)
         XCTAssertNil(object["suppressed"], "no suppressed findings listed unless kept")
-        let kept = try JSONSerialization.jsonObject(with: Data(JSONReporter.report(result(keep: true)).utf8)) as! [String: Any]
+        let kept = try XCTUnwrap(JSONReport.object(JSONReporter.report(result(keep: true))))
         XCTAssertEqual((kept["suppressed"] as? [[String: Any]])?.compactMap { $0["suppression"] as? String }, ["inline", "baseline", "allowlist"])
         XCTAssertEqual((kept["findings"] as? [Any])?.count, 1)
     }
@@ -47,7 +48,7 @@ final class SuppressionReportTests: XCTestCase {
 
     func testSARIFSuppressionsOnlyWithIncludeSuppressed() throws {
         func results(_ r: ScanResult, include: Bool) throws -> (results: [[String: Any]], rules: [String]) {
-            let object = try JSONSerialization.jsonObject(with: Data(SARIFReporter.report(r, includeSuppressed: include).utf8)) as! [String: Any]
+            let object = try XCTUnwrap(JSONReport.object(SARIFReporter.report(r, includeSuppressed: include)))
             let run = (object["runs"] as! [[String: Any]])[0]
             let rules = ((run["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]]
             return (run["results"] as! [[String: Any]], rules.map { $0["id"] as! String })

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import TOML
 
 /// TOMLBinaryWriter / TOMLBinaryReader: the form the builtin rule pack is embedded in.
@@ -46,7 +47,7 @@ final class BinaryFormatTests: XCTestCase {
         let decoded = try roundTrip(parsed)
         XCTAssertEqual(decoded, parsed)
         XCTAssertEqual(decoded.keys, parsed.keys, "key order is kept")
-        assertSamePositions(decoded, parsed)
+        XCTAssertEqual(TOMLPositions.differences(decoded, parsed), [])
         XCTAssertEqual(decoded["small"]?.integerValue, Int64.min)
         XCTAssertEqual(decoded["negzero"]?.doubleValue?.sign, .minus)
         XCTAssertTrue(decoded["nan"]?.doubleValue?.isNaN ?? false)
@@ -136,24 +137,5 @@ final class BinaryFormatTests: XCTestCase {
         XCTAssertThrowsError(try TOMLBinaryReader.decode(bytes)) { error in
             XCTAssertFalse("\(error)".contains("sk-not"), "\(error)")
         }
-    }
-}
-
-/// Equal tables (TOMLTable's == ignores positions) that also carry the same positions, all
-/// the way down.
-func assertSamePositions(_ a: TOMLTable, _ b: TOMLTable, _ path: String = "", file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertEqual(a.position, b.position, "table \(path)", file: file, line: line)
-    for key in a.keys {
-        XCTAssertEqual(a.position(of: key), b.position(of: key), "\(path).\(key)", file: file, line: line)
-        if let x = a[key], let y = b[key] { assertSamePositions(x, y, path + "." + key, file: file, line: line) }
-    }
-}
-
-func assertSamePositions(_ a: TOMLValue, _ b: TOMLValue, _ path: String, file: StaticString = #filePath, line: UInt = #line) {
-    switch (a, b) {
-    case let (.table(x), .table(y)): assertSamePositions(x, y, path, file: file, line: line)
-    case let (.array(x), .array(y)):
-        for (i, (u, v)) in zip(x, y).enumerated() { assertSamePositions(u, v, "\(path)[\(i)]", file: file, line: line) }
-    default: break
     }
 }

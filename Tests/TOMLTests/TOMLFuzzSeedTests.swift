@@ -1,13 +1,13 @@
 import Foundation
 import FuzzChecks
 import XCTest
+import TestSupport
 
 /// Replays every committed TOML fuzz seed (and every crash input added after a fix) through
 /// exactly the checks of the libFuzzer harness (TOMLFuzzer), so CI covers them without
 /// libFuzzer: the reader, the round trip, and the rule and config loader on top.
 final class TOMLFuzzSeedTests: XCTestCase {
-    static let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz/toml")
+    static let seeds = Checkout.url("Fixtures/fuzz/toml")
 
     func testEverySeedIsHandledAsTheHarnessRequires() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.seeds.path).filter { !$0.hasPrefix(".") }.sorted()

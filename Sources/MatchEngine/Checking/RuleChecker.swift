@@ -111,8 +111,9 @@ public enum RuleChecker {
                                           message: "example \(n + 1) is on a line with an inline allow marker; a scan would not report it"))
                 } else if !matches.contains(where: { $0.ruleIndex == index && $0.secret == marked }) {
                     let got = matches.filter { $0.ruleIndex == index }.map { "\($0.secret)" }.joined(separator: ", ")
+                    let why = got.isEmpty ? dropReason(rule, text, marked).map { ": " + $0 } ?? "" : ""
                     problems.append(.init(rule: rule.id, position: rule.source,
-                                          message: "example \(n + 1) not found at bytes \(marked)" + (got.isEmpty ? "" : " (found at \(got))")))
+                                          message: "example \(n + 1) not found at bytes \(marked)" + (got.isEmpty ? "" : " (found at \(got))") + why))
                 }
             }
             for (n, negative) in rule.negativeExamples.enumerated() {
@@ -123,6 +124,25 @@ public enum RuleChecker {
             }
         }
         return problems
+    }
+
+    /// Why the engine would drop the marked value whatever the regex matched: the rule's
+    /// entropy gate, or the placeholder filter every rule passes its value through (which
+    /// makes no finding, so not even `--include-suppressed` shows it). The reason only, never
+    /// the value: the checker's output is read like a scan's.
+    static func dropReason(_ rule: Rule, _ text: String, _ marked: Range<Int>) -> String? {
+        let bytes = Array(text.utf8)
+        guard marked.upperBound <= bytes.count, !marked.isEmpty else { return nil }
+        return bytes.withUnsafeBytes { buffer -> String? in
+            let secret = UnsafeRawBufferPointer(rebasing: buffer[marked])
+            if let gate = rule.entropyGate(for: secret), Entropy.shannon(secret) <= gate {
+                return "the value's entropy is not over the rule's gate (\((gate * 100).rounded() / 100))"
+            }
+            if let reason = Placeholder.reason(secret, prefixes: rule.keywords) {
+                return "the value is dropped as a placeholder (\(reason.rawValue))"
+            }
+            return nil
+        }
     }
 
     static func run(_ matcher: Matcher, _ text: String) -> [ExampleMatch] {

@@ -36,29 +36,57 @@ public enum Placeholder {
                                    "replaceme", "replace_me", "insert_", "notreal", "not_real", "not-real", "yourkey"].map { Array($0.utf8) }
     static let shortWords: [[UInt8]] = ["sample", "dummy"].map { Array($0.utf8) }
 
+    /// Why a value is a placeholder: which check took it for one. `rules check` names it when
+    /// a rule's own example is dropped (never the value).
+    public enum Reason: String, Sendable, CaseIterable {
+        case documentationValue = "a value published in a provider's documentation"
+        case template = "a template or variable reference"
+        case markerWord = "a marker word such as example or placeholder"
+        case standInWord = "a stand-in word such as password, written with digits and signs"
+        case fill = "a fill of x, *, # or dots"
+        case repetition = "a repeated character or block"
+        case countingRun = "a counting run"
+        case countingInDisguise = "a counting run in alternating case or interleaved"
+        case spelledAlphabet = "the alphabet spelled in order between digits and signs"
+    }
+
     /// Whether `secret` is a placeholder. `prefixes` are the rule's keywords (lowercase): the
     /// longest one the value starts with is set aside, with the separators after it.
     public static func isPlaceholder(_ secret: UnsafeRawBufferPointer, prefixes: [String] = []) -> Bool {
-        let n = secret.count
-        if n == 0 { return false }
-        let v = secret.bindMemory(to: UInt8.self)
-        if documentationLengths.contains(n) && documentationValues.contains(Array(v)) { return true }
-        if isTemplate(v) { return true }
-        let from = prefixEnd(v, prefixes: prefixes)
-        let t = UnsafeBufferPointer(rebasing: v[from...])
-        if t.isEmpty { return false }
-        if hasMarkerWord(t) || isDisguisedStandIn(t) { return true }
-        if t.count < 4 { return false }
-        let minimum = minimumRun(t)
-        let runs = t.count <= 128 && !t.contains(0x0A)
-        return isFill(t, judgesRuns: runs) || isRepetitive(t, minimum: minimum, judgesRuns: runs)
-            || isInOrder(t, minimum: minimum, judgesRuns: runs)
-            || (runs && isCountingInDisguise(t, minimum: minimum))
+        reason(secret, prefixes: prefixes) != nil
     }
 
     public static func isPlaceholder(_ text: String, prefixes: [String] = []) -> Bool {
+        reason(text, prefixes: prefixes) != nil
+    }
+
+    public static func reason(_ text: String, prefixes: [String] = []) -> Reason? {
         var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { isPlaceholder(UnsafeRawBufferPointer($0), prefixes: prefixes) }
+        return bytes.withUnsafeMutableBytes { reason(UnsafeRawBufferPointer($0), prefixes: prefixes) }
+    }
+
+    /// Which check takes `secret` for a placeholder, in the order they run; nil for a value
+    /// that passes them all.
+    public static func reason(_ secret: UnsafeRawBufferPointer, prefixes: [String] = []) -> Reason? {
+        let n = secret.count
+        if n == 0 { return nil }
+        let v = secret.bindMemory(to: UInt8.self)
+        if documentationLengths.contains(n) && documentationValues.contains(Array(v)) { return .documentationValue }
+        if isTemplate(v) { return .template }
+        let from = prefixEnd(v, prefixes: prefixes)
+        let t = UnsafeBufferPointer(rebasing: v[from...])
+        if t.isEmpty { return nil }
+        if hasMarkerWord(t) { return .markerWord }
+        if isDisguisedStandIn(t) { return .standInWord }
+        if t.count < 4 { return nil }
+        let minimum = minimumRun(t)
+        let runs = t.count <= 128 && !t.contains(0x0A)
+        if isFill(t, judgesRuns: runs) { return .fill }
+        if isRepetitive(t, minimum: minimum, judgesRuns: runs) { return .repetition }
+        if isInOrder(t, minimum: minimum, judgesRuns: runs) { return .countingRun }
+        if runs && isCountingInDisguise(t, minimum: minimum) { return .countingInDisguise }
+        if runs && spellsAlphabet(t) { return .spelledAlphabet }
+        return nil
     }
 
     typealias Bytes = UnsafeBufferPointer<UInt8>
@@ -310,6 +338,28 @@ public enum Placeholder {
             let alternates = isAlnum(a) && isAlnum(t[i + 1]) && isDigit(a) != isDigit(t[i + 1])
             stretch = alternates && (mixed ? follows(lower(a), lower(b)) : follows(a, b)) ? stretch + 1 : 0
             if stretch >= steps { return true }
+        }
+        return false
+    }
+
+    /// The alphabet in order with digits and signs strewn between the letters, in any case:
+    /// `abCD1EF+GHIJ…` (a stand-in base64 secret a tutorial writes by hand). The letters alone
+    /// are read, case-blind; a run counts when it is long for 26 letters and for how many
+    /// letters the value has (odds 2·m·26^-(L-1) ≤ 10⁻⁸ for m letters, so 8 letters in order
+    /// in a 32-letter value, 9 in a 44-character base64 secret), which a hex value (6 letters)
+    /// never reaches.
+    static func spellsAlphabet(_ t: Bytes) -> Bool {
+        var letters = 0
+        for b in t where isLetter(b) { letters += 1 }
+        guard letters >= 8 else { return false }
+        let needed = 1 + Int((log(2 * Double(letters) * 1e8) / log(26.0)).rounded(.up))
+        guard needed <= letters else { return false }
+        var run = 0, previous: UInt8 = 0
+        for b in t where isLetter(b) {
+            let l = lower(b)
+            run = run > 0 && l == previous + 1 ? run + 1 : 1
+            previous = l
+            if run >= needed { return true }
         }
         return false
     }

@@ -1,6 +1,7 @@
 import Foundation
 import FileInputs
 import ScanCore
+import POSIXIO
 
 /// `keyshape scan -`: standard input (an input, so it lives with the scanner, not in the CLI), read into an anonymous in-memory file (memfd) so it
 /// is scanned exactly as a file on disk would be: chunked reads, the binary sniff, Mach-O
@@ -33,9 +34,8 @@ public final class StandardInput {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { POSIX.read(0, $0.baseAddress!, $0.count) }
             if n < 0 {
-                if errno == EINTR { continue }
                 listing.issues.append(ScanIssue(path: name, message: "standard input: \(FileWalker.describe(errno))"))
                 return
             }
@@ -45,8 +45,8 @@ public final class StandardInput {
                 listing.issues.append(ScanIssue(path: name, message: "standard input is over the \(maxSize)-byte limit; not scanned (raise --max-file-size)"))
                 return
             }
-            guard StandardInput.writeAll(fd, buffer, count: n) else {
-                listing.issues.append(ScanIssue(path: name, message: "standard input not scanned: \(FileWalker.describe(errno))"))
+            if let failure = buffer.withUnsafeBytes({ POSIX.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
+                listing.issues.append(ScanIssue(path: name, message: "standard input not scanned: \(FileWalker.describe(failure))"))
                 return
             }
         }
@@ -55,17 +55,6 @@ public final class StandardInput {
     }
 
     deinit { if fd >= 0 { close(fd) } }
-
-    private static func writeAll(_ fd: Int32, _ buffer: [UInt8], count: Int) -> Bool {
-        var offset = 0
-        while offset < count {
-            let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, count - offset) }
-            if n > 0 { offset += n; continue }
-            if n < 0 && errno == EINTR { continue }
-            return false
-        }
-        return true
-    }
 
     /// memfd_create(2), looked up at run time (Glibc's module does not export it); -1 with
     /// errno ENOSYS where it does not exist.

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// The bytes of a top-level archive as they lie in its source, for reading what lies outside
 /// its members (`ArchiveMemberScan.scanOutside`): a buffer in memory (a file's bytes, a git
@@ -45,14 +46,7 @@ struct ArchiveRawBytes {
             if count > 0 { destination.copyMemory(from: bytes.baseAddress! + Int(start), byteCount: count) }
             return count
         case .descriptor(let fd):
-            var filled = 0
-            while filled < count {
-                let got = pread(fd, destination + filled, count - filled, off_t(start) + off_t(filled))
-                if got < 0, errno == EINTR { continue }
-                if got <= 0 { break }
-                filled += got
-            }
-            return filled
+            return POSIX.preadFully(fd, into: UnsafeMutableRawBufferPointer(start: destination, count: count), at: start).count
         }
     }
 

@@ -3,8 +3,7 @@ import ProviderClient
 import TestSupport
 
 enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Checkout.root
     static func path(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
     /// The builtin rule pack from disk (not the executable's embedded copy).

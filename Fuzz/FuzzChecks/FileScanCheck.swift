@@ -8,6 +8,7 @@ import ScanPipeline
 import ScanReport
 import MatchEngine
 import AppFormats
+import POSIXIO
 
 /// What the file-scan harness does with one input, and what the file seed replay tests run
 /// on every committed seed: the same code, so a seed is held to exactly what the fuzzer held
@@ -202,14 +203,7 @@ public final class FileScanCheck {
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
+        return POSIX.writeAll(fd, bytes) == nil
     }
 
     static func tomlFiles(in folder: String) -> [String] {
@@ -235,13 +229,4 @@ public final class FileScanCheck {
         }
         return ferror(f) == 0 ? bytes : nil
     }
-}
-
-@inline(__always)
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, buffer, count)
-    #else
-    return Darwin.write(fd, buffer, count)
-    #endif
 }

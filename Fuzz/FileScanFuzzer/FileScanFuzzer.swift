@@ -67,7 +67,7 @@ enum FileScanFuzzer {
     /// Rules/ of the checkout this harness was built from.
     static var defaultRules: String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Sources/FileScanFuzzer/FileScanFuzzer.swift
+        parts.removeLast(3)  // Fuzz/FileScanFuzzer/FileScanFuzzer.swift
         return parts.joined(separator: "/") + "/Rules"
     }
 }
