@@ -85,10 +85,18 @@ let package = Package(
         .executableTarget(name: "EmbedRulesTool", dependencies: ["TOML"], path: "Sources/EmbedRulesTool"),
         .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["EmbedRulesTool"]),
 
-        .executableTarget(
-            name: "keyshape",
+        // The application: what a command does once its line is parsed (rules and config in
+        // their precedence, the report and exit status, the datastore's recording, incremental
+        // history), with no global state: a `RunContext` is passed. It never writes to a stream.
+        .target(
+            name: "Application",
             dependencies: ["ScanCore", "MatchEngine", "ScanPipeline", "ScanReport", "TOML", "StandardStreams", "Datastore"],
             plugins: ["EmbedRules"]
+        ),
+        // The executable parses the command line, prints help, and dispatches.
+        .executableTarget(
+            name: "keyshape",
+            dependencies: ["Application", "ScanCore", "MatchEngine", "ScanPipeline", "ScanReport", "TOML", "StandardStreams", "Datastore"]
         ),
 
         // Credential store: Secret Service on Linux, Keychain on Apple platforms. Independent
@@ -119,7 +127,7 @@ let package = Package(
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "Decoders", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["keyshape", "Application", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "MatchEngine", "keyshape", "byok", "TestSupport"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials", "TestSupport"]),
     ],

@@ -1,3 +1,4 @@
+import Application
 /// Reads `keyshape COMMAND [FLAGS] [ARGS]` using the flag table.
 enum ArgumentParser {
     static func parse(_ args: [String]) throws -> Invocation {

@@ -1,4 +1,5 @@
 import Foundation
+import Application
 import ScanCore
 import ScanPipeline
 import ScanReport
@@ -16,9 +17,9 @@ import MatchEngine
 /// the range did not touch is what the base already had, which a scan of the base reports.
 /// Build products are scanned as always.
 enum AuditCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
-        let (ruleSet, options) = try GitCommandSupport.prepare(inv, repo: repo)
+        let (ruleSet, options) = try GitCommandSupport.prepare(inv, repo: repo, context: context)
         var combined = ScanResult(rules: ruleSet.ruleInfos)
         let started = Date()
 
@@ -53,7 +54,7 @@ enum AuditCommand {
             wanted.ranges = inv.ranges
             if let n = inv.maxCommitPaths { wanted.maxCommitPaths = n }
             let history = HistoryScanner(ruleSet: ruleSet, options: options, history: wanted)
-            DatastoreRecorder.current?.attach(to: history)
+            context.recorder?.attach(to: history)
             let historyProgress = progressLine(inv, history.progress, .history, "history")
             do {
                 let scanned = Result { try history.scan(repository: repo) }
@@ -89,7 +90,7 @@ enum AuditCommand {
         combined.issues.sort()
         combined.suppressed.sort()
         combined.stats.seconds = Date().timeIntervalSince(started)
-        return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products))
+        return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products), context: context)
     }
 
     /// The working tree: in a git work tree the files git tracks plus the untracked ones it

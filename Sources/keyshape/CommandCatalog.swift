@@ -1,3 +1,4 @@
+import Application
 /// The commands as shell completions and the man page present them. Their flags are not
 /// listed here: those come from `FlagTable.flags` (filtered by `Flag.commands`), so a
 /// flag added to the table reaches `--help`, the completions and the man page at once.

@@ -1,3 +1,4 @@
+import Application
 import Datastore
 
 /// What `keyshape COMMAND --help` says beside the command's flags (which come from the flag

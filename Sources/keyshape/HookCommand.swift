@@ -1,4 +1,5 @@
 import Foundation
+import Application
 import ScanCore
 import ScanPipeline
 
@@ -14,7 +15,7 @@ enum HookCommand {
     static let chainedSuffix = ".keyshape-chained"
     static let backupSuffix = ".keyshape-backup"
 
-    static func run(_ inv: Invocation) throws -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         // The word is not echoed: text from the command line is printed only when it is a path.
         switch inv.positionals.first {
         case "install": return try install(inv)

@@ -1,5 +1,6 @@
 import Datastore
 import Foundation
+import Application
 import ScanCore
 import ScanPipeline
 
@@ -14,7 +15,7 @@ enum ImportCommand {
     /// A report of up to this many bytes (a JSONL line is about 400 bytes: ~2.5 million findings).
     static let maxReportSize = 1 << 30
 
-    static func run(_ inv: Invocation) throws -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let path = try DatastoreAccess.path(inv)
         guard !inv.positionals.isEmpty else { throw UsageError(message: "`keyshape import` needs one or more JSONL reports") }
         guard inv.filterRepos.count <= 1 else { throw UsageError(message: "import: --repo names the one repository the reports belong to") }
@@ -41,7 +42,7 @@ enum ImportCommand {
             let name = inv.filterRepos.first ?? defaultName(report)
             do {
                 let run = try store.beginRun(RunStart(
-                    command: "import", arguments: ArgumentParser.flagNames(Array(CommandLine.arguments.dropFirst())),
+                    command: "import", arguments: context.flagNames,
                     keyshapeVersion: KeyshapeVersion.current, rulePack: "", rulesHash: "",
                     repository: RepositoryRef(root: name, name: name)))
                 try store.record(findings, run: run)

@@ -1,11 +1,12 @@
 import Datastore
 import Foundation
+import Application
 
 /// `keyshape triage --datastore DB FINGERPRINT... --status S [--note TEXT]`: an auditor's
 /// decision, per fingerprint, kept across re-scans. All the fingerprints or none: one that
 /// no recorded finding has is an error, so a typo never triages nothing quietly.
 enum TriageCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let path = try DatastoreAccess.path(inv)
         guard inv.statuses.count == 1, let status = inv.statuses.first else {
             throw UsageError(message: "`keyshape triage` needs --status with one of \(TriageStatus.allCases.map(\.rawValue).joined(separator: ", "))")

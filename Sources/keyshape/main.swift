@@ -1,4 +1,5 @@
 import Foundation
+import Application
 import ScanCore
 import MatchEngine
 import StandardStreams
@@ -29,22 +30,25 @@ func run() -> Int32 {
             Terminal.out(try ArgumentParser.helpText(inv))
             return 0
         }
+        // The run's streams and command line, for the application layer (which writes none itself).
+        let context = RunContext(out: Terminal.out, err: Terminal.err, stdoutIsTerminal: StandardStream.output.isTerminal,
+                                 flagNames: ArgumentParser.flagNames(args))
         switch inv.command {
-        case .scan: return try ScanCommand.run(inv)
-        case .rulesList: return try RulesCommand.list(inv)
-        case .rulesCheck: return try RulesCommand.check(inv)
-        case .version: return VersionCommand.run(inv)
-        case .completions: return try ShellCompletions.run(inv)
-        case .man: return try ManPage.run(inv)
-        case .history: return try HistoryCommand.run(inv)
-        case .staged: return try StagedCommand.run(inv)
-        case .hook: return try HookCommand.run(inv)
-        case .audit: return try AuditCommand.run(inv)
-        case .report: return try ReportCommand.run(inv)
-        case .summarize: return try SummarizeCommand.run(inv)
-        case .triage: return try TriageCommand.run(inv)
-        case .importReports: return try ImportCommand.run(inv)
-        case .sweep: return try SweepCommand.run(inv)
+        case .scan: return try ScanCommand.run(inv, context)
+        case .rulesList: return try RulesCommand.list(inv, context)
+        case .rulesCheck: return try RulesCommand.check(inv, context)
+        case .version: return VersionCommand.run(inv, context)
+        case .completions: return try ShellCompletions.run(inv, context)
+        case .man: return try ManPage.run(inv, context)
+        case .history: return try HistoryCommand.run(inv, context)
+        case .staged: return try StagedCommand.run(inv, context)
+        case .hook: return try HookCommand.run(inv, context)
+        case .audit: return try AuditCommand.run(inv, context)
+        case .report: return try ReportCommand.run(inv, context)
+        case .summarize: return try SummarizeCommand.run(inv, context)
+        case .triage: return try TriageCommand.run(inv, context)
+        case .importReports: return try ImportCommand.run(inv, context)
+        case .sweep: return try SweepCommand.run(inv, context)
         case .help:
             return 0
         }
