@@ -65,8 +65,6 @@ public struct Invocation {
     public var maxDecodeDepth: Int?
     public var requireExamples = false
     public var helpRequested = false
-    /// `keyshape help rules` and `keyshape rules --help`: both rules subcommands.
-    public var helpForRules = false
     // history, staged, hook
     public var allObjects = false
     /// `--max-commit-paths N`: history and audit fail closed at a commit listing more paths.

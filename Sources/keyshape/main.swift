@@ -26,32 +26,14 @@ func run() -> Int32 {
     let args = Array(CommandLine.arguments.dropFirst())
     do {
         let inv = try ArgumentParser.parse(args)
-        if inv.helpRequested || inv.command == .help {
+        if inv.helpRequested {
             Terminal.out(try ArgumentParser.helpText(inv))
             return 0
         }
         // The run's streams and command line, for the application layer (which writes none itself).
         let context = RunContext(out: Terminal.out, err: Terminal.err, stdoutIsTerminal: StandardStream.output.isTerminal,
                                  flagNames: ArgumentParser.flagNames(args))
-        switch inv.command {
-        case .scan: return try ScanCommand.run(inv, context)
-        case .rulesList: return try RulesCommand.list(inv, context)
-        case .rulesCheck: return try RulesCommand.check(inv, context)
-        case .version: return VersionCommand.run(inv, context)
-        case .completions: return try ShellCompletions.run(inv, context)
-        case .man: return try ManPage.run(inv, context)
-        case .history: return try HistoryCommand.run(inv, context)
-        case .staged: return try StagedCommand.run(inv, context)
-        case .hook: return try HookCommand.run(inv, context)
-        case .audit: return try AuditCommand.run(inv, context)
-        case .report: return try ReportCommand.run(inv, context)
-        case .summarize: return try SummarizeCommand.run(inv, context)
-        case .triage: return try TriageCommand.run(inv, context)
-        case .importReports: return try ImportCommand.run(inv, context)
-        case .sweep: return try SweepCommand.run(inv, context)
-        case .help:
-            return 0
-        }
+        return try CommandTable.spec(inv.command).run(inv, context)
     } catch let e as UsageError {
         Terminal.err("keyshape: error: \(e.message)\n")
         Terminal.err("Run `keyshape --help` for usage.\n")
