@@ -2,6 +2,7 @@ import Foundation
 import ScanPipeline
 import MatchEngine
 import TOML
+import CommandLineFlags
 
 /// `.keyshape.toml`: allowlists and `[scan]` settings. Rules come from `--rules` (and from a
 /// scanned root's `.gitleaks.toml` read in its place, see `loadGitleaks`).

@@ -2,6 +2,7 @@ import Datastore
 import Foundation
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// Opening the `--datastore DB` a command names, with errors that say which file and why
 /// (exit 2 in main). A file keyshape did not write is refused before anything writes to it.

@@ -91,10 +91,3 @@ public struct Invocation {
     /// `sweep --repos FILE`: one repository path a line.
     public var reposFile: String?
 }
-
-/// A command line that cannot be run: printed with a hint, exit status 2.
-public struct UsageError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-    public init(message: String) { self.message = message }
-}

@@ -1,4 +1,5 @@
 import MatchEngine
+import CommandLineFlags
 
 /// `--enable-rule ID` (only these) and `--disable-rule ID`, checked against the rules loaded.
 public struct RuleSelection {

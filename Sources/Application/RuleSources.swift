@@ -3,6 +3,7 @@ import ScanPipeline
 import MatchEngine
 import StandardStreams
 import TOML
+import CommandLineFlags
 
 /// Loads the builtin rules (embedded at build time) and the files given with `--rules`.
 public enum RuleSources {

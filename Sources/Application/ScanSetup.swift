@@ -3,6 +3,7 @@ import ScanCore
 import ScanPipeline
 import ScanReport
 import MatchEngine
+import CommandLineFlags
 
 /// What every scanning command does before it scans.
 public enum ScanSetup {

@@ -1,4 +1,5 @@
 import Application
+import CommandLineFlags
 /// Reads `keyshape COMMAND [FLAGS] [ARGS]` using the flag table.
 enum ArgumentParser {
     static func parse(_ args: [String]) throws -> Invocation {
@@ -44,44 +45,19 @@ enum ArgumentParser {
             throw UsageError(message: "unknown command" + suggestion(first, among: commands)
                              + " (expected \(commands.dropLast().joined(separator: ", ")) or \(commands.last!))")
         }
-        var onlyPositionals = false
-        while let arg = rest.popFirst() {
-            if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
-                inv.positionals.append(arg)
-                continue
-            }
-            if arg == "--" { onlyPositionals = true; continue }
-            var name = arg
-            var attached: String? = nil
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                attached = String(arg[arg.index(after: eq)...])
-            } else if !arg.hasPrefix("--") && arg.count > 2 {
-                // -j4 style
-                name = String(arg.prefix(2))
-                attached = String(arg.dropFirst(2))
-            }
-            let flag: Flag? = name.hasPrefix("--")
-                ? FlagTable.flags.first { $0.name == name }
-                : FlagTable.flags.first { $0.short.map { "-\($0)" } == name }
-            guard let flag else {
-                let shown = looksLikeFlagName(name) ? " `\(name)`" : " at argument \(args.count - rest.count)"
-                let known = FlagTable.flags.filter { $0.commands.contains(inv.command) }.map(\.name)
-                throw UsageError(message: "unknown flag\(shown) for `keyshape \(inv.command.rawValue)`"
-                                 + (looksLikeFlagName(name) ? suggestion(name, among: known) : ""))
-            }
-            guard flag.commands.contains(inv.command) else {
-                throw UsageError(message: "\(flag.name) does not apply to `keyshape \(inv.command.rawValue)`")
-            }
-            names.append(flag.name)
-            if flag.value != nil {
-                guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(flag.name) needs a value (\(flag.value!))") }
-                try flag.apply(&inv, value)
-            } else {
-                if attached != nil { throw UsageError(message: "\(flag.name) takes no value") }
-                try flag.apply(&inv, "")
+        let command = inv.command
+        var parser = FlagParser(flags: FlagTable.flags, unknown: { name, position in
+            let shown = looksLikeFlagName(name) ? " `\(name)`" : " at argument \(position)"
+            let known = FlagTable.flags.filter { $0.commands.contains(command) }.map(\.name)
+            return UsageError(message: "unknown flag\(shown) for `keyshape \(command.rawValue)`"
+                              + (looksLikeFlagName(name) ? suggestion(name, among: known) : ""))
+        }, positional: { inv, arg, _ in inv.positionals.append(arg) })
+        parser.accept = { flag in
+            guard flag.commands.contains(command) else {
+                throw UsageError(message: "\(flag.name) does not apply to `keyshape \(command.rawValue)`")
             }
         }
+        names = try parser.parse(args, from: args.count - rest.count, into: &inv)
         return inv
     }
 

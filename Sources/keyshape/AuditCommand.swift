@@ -4,6 +4,7 @@ import ScanCore
 import ScanPipeline
 import ScanReport
 import MatchEngine
+import CommandLineFlags
 
 /// `keyshape audit [REPO] [--products PATH ...]`: the release gate in one step. The sources
 /// (in a git repository, the files git tracks plus untracked files it does not ignore), the

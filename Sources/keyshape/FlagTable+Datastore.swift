@@ -1,5 +1,6 @@
 import Application
 import Datastore
+import CommandLineFlags
 
 /// The datastore's flags (contract: "The auditor's datastore"), part of the one flag table.
 extension FlagTable {

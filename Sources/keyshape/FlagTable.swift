@@ -1,6 +1,7 @@
 import Application
 import ScanCore
 import ScanReport
+import CommandLineFlags
 
 /// The one table of flags: it drives parsing, `--help` and the error for an unknown flag,
 /// so the three never disagree.
@@ -13,6 +14,9 @@ struct Flag {
     let commands: Set<Invocation.Command>
     let apply: (inout Invocation, String) throws -> Void
 }
+
+/// Read by the one flag parser (`FlagParser`), as byok's and keyshape-credentials' flags are.
+extension Flag: CommandLineFlag {}
 
 enum FlagTable {
     static let scanning: Set<Invocation.Command> = [.scan, .history, .staged, .audit]

@@ -4,6 +4,7 @@ import ScanCore
 import ScanPipeline
 import ScanReport
 import MatchEngine
+import CommandLineFlags
 
 /// `keyshape history [REPO]`: every commit on any ref, the reflogs and stashes (or a range),
 /// each unique blob scanned once, findings attributed to the commits that added them.

@@ -2,6 +2,7 @@ import Foundation
 import Application
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// `keyshape hook install [REPO] [--pre-push] [--force]`: writes a pre-commit hook that runs
 /// `keyshape staged` (or a pre-push hook that runs `keyshape history` on the pushed

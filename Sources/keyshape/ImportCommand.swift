@@ -3,6 +3,7 @@ import Foundation
 import Application
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// `keyshape import --datastore DB REPORT.jsonl...`: merges JSONL reports written by jobs
 /// elsewhere (one per repository, say) into the datastore. Idempotent: a finding already

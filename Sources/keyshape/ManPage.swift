@@ -1,5 +1,6 @@
 import Application
 import ScanCore
+import CommandLineFlags
 
 /// `keyshape man`: the keyshape(1) page in roff, generated from the command catalog and the
 /// flag table, so every flag the parser accepts is documented with the commands it applies to.

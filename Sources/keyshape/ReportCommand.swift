@@ -3,6 +3,7 @@ import Foundation
 import Application
 import ScanCore
 import ScanReport
+import CommandLineFlags
 
 /// `keyshape report --datastore DB [--format F] [--status S,...] [--rule ID] [--repo R]`:
 /// the recorded findings through the same reporters a scan uses. By default only open

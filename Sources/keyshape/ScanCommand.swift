@@ -5,6 +5,7 @@ import ScanPipeline
 import ScanReport
 import MatchEngine
 import StandardStreams
+import CommandLineFlags
 
 /// `keyshape scan [PATH ...]`.
 enum ScanCommand {

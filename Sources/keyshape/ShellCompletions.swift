@@ -1,4 +1,5 @@
 import Application
+import CommandLineFlags
 /// `keyshape completions bash|zsh|fish`: completion scripts generated from the flag table
 /// and the command catalog, so they offer exactly the flags the parser accepts for each
 /// command. `scripts/package` ships their output; nothing here is written by hand per flag.

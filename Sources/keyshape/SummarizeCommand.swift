@@ -2,6 +2,7 @@ import Datastore
 import Foundation
 import Application
 import ScanCore
+import CommandLineFlags
 
 /// `keyshape summarize --datastore DB`: counts by rule, by repository and by secret (one
 /// `secretHash`: one key, however many places), read in one snapshot.

@@ -3,6 +3,7 @@ import Foundation
 import Application
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// `keyshape sweep --datastore DB REPO... | --repos FILE`: `history --datastore DB` for each
 /// repository, then `scan --datastore DB` of its work tree (the contract's "history (and

@@ -1,6 +1,7 @@
 import Datastore
 import Foundation
 import Application
+import CommandLineFlags
 
 /// `keyshape triage --datastore DB FINGERPRINT... --status S [--note TEXT]`: an auditor's
 /// decision, per fingerprint, kept across re-scans. All the fingerprints or none: one that

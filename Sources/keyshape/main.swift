@@ -3,6 +3,7 @@ import Application
 import ScanCore
 import MatchEngine
 import StandardStreams
+import CommandLineFlags
 
 // A finding's value must never reach a stream: no code path below prints scanned bytes.
 // Reporters get findings (locations and hashes), and errors carry paths and messages.
