@@ -1,6 +1,5 @@
 import Datastore
 import Foundation
-import Application
 import ScanCore
 import ScanReport
 import CommandLineFlags
@@ -10,8 +9,8 @@ import CommandLineFlags
 /// findings: a triaged one (accepted, false-positive, revoked, fixed) is settled, as a
 /// baseline would have it. The datastore is read in one snapshot, so a scan writing at the
 /// same time shows its batches whole or not at all.
-enum ReportCommand {
-    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
+public enum ReportCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let path = try DatastoreAccess.path(inv)
         guard inv.positionals.isEmpty else { throw UsageError(message: "`keyshape report` takes no arguments besides its flags") }
         let store = try DatastoreAccess.reader(path)
@@ -39,14 +38,14 @@ enum ReportCommand {
         if let output = inv.output {
             if !Report.write(inv.format.render(result, primary), to: output, context) { status = 2 }
         } else {
-            Terminal.out(inv.format.render(result, primary))
+            context.out(inv.format.render(result, primary))
         }
         for extra in inv.extraOutputs where !Report.write(extra.format.render(result, options), to: extra.path, context) { status = 2 }
         if !inv.format.carriesErrors || inv.output != nil {
-            for issue in issues { Terminal.err("keyshape: error: \(issue)\n") }
+            for issue in issues { context.err("keyshape: error: \(issue)\n") }
         }
         let shown = filter.statuses.sorted().map(\.rawValue).joined(separator: ", ")
-        Terminal.err("keyshape report: \(stored.count) finding\(stored.count == 1 ? "" : "s") (\(shown))"
+        context.err("keyshape report: \(stored.count) finding\(stored.count == 1 ? "" : "s") (\(shown))"
                      + (issues.isEmpty ? "" : "; \(issues.count) error\(issues.count == 1 ? "" : "s") in the latest runs") + "\n")
         return status
     }
