@@ -32,8 +32,16 @@ func run() -> Int32 {
             return 0
         }
         // The run's streams and command line, for the application layer (which writes none itself).
-        let context = RunContext(out: Terminal.out, err: Terminal.err, stdoutIsTerminal: StandardStream.output.isTerminal,
-                                 flagNames: ArgumentParser.flagNames(args))
+        let context = RunContext(
+            out: Terminal.out, err: Terminal.err, redraw: Terminal.progress,
+            stdoutIsTerminal: StandardStream.output.isTerminal, stderrIsTerminal: Terminal.stderrIsTerminal,
+            stdoutFailed: { StandardStream.output.failure != nil },
+            // This executable, for a hook to call.
+            executablePath: {
+                if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+                return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+            },
+            flagNames: ArgumentParser.flagNames(args))
         return try CommandTable.spec(inv.command).run(inv, context)
     } catch let e as UsageError {
         Terminal.err("keyshape: error: \(e.message)\n")

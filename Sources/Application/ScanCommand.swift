@@ -1,5 +1,4 @@
 import Foundation
-import Application
 import ScanCore
 import ScanPipeline
 import ScanReport
@@ -8,8 +7,8 @@ import StandardStreams
 import CommandLineFlags
 
 /// `keyshape scan [PATH ...]`.
-enum ScanCommand {
-    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
+public enum ScanCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let roots = inv.positionals.isEmpty ? ["."] : inv.positionals
         let readsStdin = roots.contains("-")
         if readsStdin && roots.count > 1 {
@@ -17,7 +16,7 @@ enum ScanCommand {
         }
         let (ruleSet, options) = try ScanSetup.prepare(inv, roots: readsStdin ? ["."] : roots, context: context)
         let scanner = Scanner(ruleSet: ruleSet, options: options)
-        let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress) : nil
+        let progress = context.progressLine(inv, scanner.progress)
         // Text and JSONL on stdout are written as each file is done (the first line of a long
         // scan arrives at once); --sort, or any other report, waits for the sorted whole.
         let streamed = inv.format.streams && inv.output == nil && !inv.sort
@@ -32,8 +31,8 @@ enum ScanCommand {
             let minimum = inv.minConfidence ?? .low
             scanner.onFileFindings = { [weak scanner] findings in
                 let text = format.render(ScanResult(findings: findings.filter { $0.confidence >= minimum }), pieces)
-                if let progress { progress.clearedWhile { Terminal.out(text) } } else { Terminal.out(text) }
-                if stopsWithStdout && StandardStream.output.failure != nil { scanner?.stop() }
+                if let progress { progress.clearedWhile { context.out(text) } } else { context.out(text) }
+                if stopsWithStdout && context.stdoutFailed() { scanner?.stop() }
             }
         }
         // --datastore: findings are recorded as they are reported, batch by batch.
@@ -49,7 +48,7 @@ enum ScanCommand {
             (result, notes) = scanner.scan(paths: roots, keepRootInPaths: roots.count > 1)
         }
         progress?.stop()
-        for note in notes { Terminal.err("keyshape: note: \(note)\n") }
+        for note in notes { context.err("keyshape: note: \(note)\n") }
         let stopped = scanner.stopped ? StoppedScan(scanned: result.stats.files, listed: scanner.progress.filesTotal.load(ordering: .relaxed)) : nil
         return try Report.deliver(result, inv, options, roots: .scan(roots), context: context, streamed: streamed, stopped: stopped)
     }

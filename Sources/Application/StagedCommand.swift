@@ -1,12 +1,11 @@
 import Foundation
-import Application
 import ScanCore
 import ScanPipeline
 import MatchEngine
 
 /// `keyshape staged [REPO]`: what the next commit would add (the pre-commit hook's job).
-enum StagedCommand {
-    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
+public enum StagedCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
         var inv = inv
         HookCommand.adoptBaseline(&inv, repo: repo)

@@ -1,5 +1,4 @@
 import Foundation
-import Application
 import ScanCore
 import ScanPipeline
 import ScanReport
@@ -8,8 +7,8 @@ import CommandLineFlags
 
 /// `keyshape history [REPO]`: every commit on any ref, the reflogs and stashes (or a range),
 /// each unique blob scanned once, findings attributed to the commits that added them.
-enum HistoryCommand {
-    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
+public enum HistoryCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
         var history = HistoryOptions()
         var inv = inv
@@ -47,7 +46,7 @@ enum HistoryCommand {
         }
         let scanner = HistoryScanner(ruleSet: ruleSet, options: options, history: history)
         context.recorder?.attach(to: scanner)
-        let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress, kind: .history) : nil
+        let progress = context.progressLine(inv, scanner.progress, kind: .history)
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
@@ -66,10 +65,10 @@ enum GitCommandSupport {
                         repo: String, push: Bool, context: RunContext) throws -> Int32 {
         let clean = result.findings.isEmpty && result.issues.isEmpty
         if !(inv.hookMode && clean) {
-            for note in notes { Terminal.err("keyshape: note: \(note)\n") }
+            for note in notes { context.err("keyshape: note: \(note)\n") }
         }
         let status = try Report.deliver(result, inv, options, roots: .repository(repo), context: context)
-        if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(result, push: push) + "\n") }
+        if inv.hookMode && status != 0 { context.err(HookCommand.stopLine(result, push: push) + "\n") }
         return status
     }
 
