@@ -89,10 +89,21 @@ let package = Package(
         .executableTarget(name: "EmbedRulesTool", dependencies: ["TOML"], path: "Sources/EmbedRulesTool"),
         .plugin(name: "EmbedRules", capability: .buildTool(), dependencies: ["EmbedRulesTool"]),
 
+        // The command line: one flag parser and one usage error for the three executables.
+        .target(name: "CommandLineFlags"),
+
+        // The application: what a command does once its line is parsed (rules and config in
+        // their precedence, the report and exit status, the datastore's recording, incremental
+        // history), with no global state: a `RunContext` is passed. It never writes to a stream.
+        .target(
+            name: "Application",
+            dependencies: ["CommandLineFlags", "ScanCore", "MatchEngine", "ScanPipeline", "ScanReport", "TOML", "StandardStreams", "Datastore"],
+            plugins: ["EmbedRules"]
+        ),
+        // The executable parses the command line, prints help, and dispatches.
         .executableTarget(
             name: "keyshape",
-            dependencies: ["ScanCore", "MatchEngine", "ScanPipeline", "ScanReport", "TOML", "StandardStreams", "Datastore"],
-            plugins: ["EmbedRules"]
+            dependencies: ["Application", "CommandLineFlags", "ScanCore", "MatchEngine", "ScanPipeline", "ScanReport", "TOML", "StandardStreams", "Datastore"]
         ),
 
         // Credential store: Secret Service on Linux, Keychain on Apple platforms. Independent
@@ -101,14 +112,14 @@ let package = Package(
                        providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "CredentialStore",
                 dependencies: [.target(name: "CLibSecret", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "keyshape-credentials", dependencies: ["CredentialStore", "StandardStreams"]),
+        .executableTarget(name: "keyshape-credentials", dependencies: ["CredentialStore", "StandardStreams", "CommandLineFlags"]),
 
         // Provider client: authenticated requests that never leak the key. Uses the rule
         // engine to redact key-shaped text.
         .target(name: "ProviderClient", dependencies: ["CredentialStore", "MatchEngine"]),
         // With the Swift runtime linked in statically (release builds), FoundationNetworking's
         // libcurl must be named explicitly.
-        .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore", "StandardStreams"],
+        .executableTarget(name: "byok", dependencies: ["ProviderClient", "CredentialStore", "StandardStreams", "CommandLineFlags"],
                           linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
 
         // Shared by the test targets: running a child process, finding a built executable, reading
@@ -125,7 +136,7 @@ let package = Package(
         .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "Decoders", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore", "TestSupport"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["keyshape", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["keyshape", "Application", "CommandLineFlags", "TestSupport"]),
         .testTarget(name: "ProviderClientTests", dependencies: ["ProviderClient", "CredentialStore", "MatchEngine", "keyshape", "byok", "TestSupport"]),
         .testTarget(name: "CredentialStoreTests", dependencies: ["CredentialStore", "keyshape-credentials", "TestSupport"]),
     ],

@@ -70,11 +70,11 @@ func staticStringLiteral(_ bytes: [UInt8]) -> String {
 }
 
 var swift = "// Generated at build time from Rules/*.toml by EmbedRulesTool. Do not edit.\n"
-swift += "enum BuiltinRules {\n"
-swift += "    static let packVersion = \"\(packVersion)\"\n"
-swift += "    static let ruleCount = \(ruleCount)\n"
+swift += "public enum BuiltinRules {\n"
+swift += "    public static let packVersion = \"\(packVersion)\"\n"
+swift += "    public static let ruleCount = \(ruleCount)\n"
 swift += "    /// Each rule file's parsed table without examples, in TOMLBinaryFormat.\n"
-swift += "    static let tables: [(name: String, encoded: StaticString)] = [\n"
+swift += "    public static let tables: [(name: String, encoded: StaticString)] = [\n"
 for (name, bytes) in entries {
     swift += "        (\"\(name)\", \(staticStringLiteral(bytes))),\n"
 }

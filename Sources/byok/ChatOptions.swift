@@ -1,3 +1,4 @@
+import CommandLineFlags
 import CredentialStore
 import Foundation
 import ProviderClient
@@ -21,27 +22,42 @@ struct ChatOptions {
     var publicHeaders: [String: String] = [:]
     var protectedHeaders: [String] = []
 
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static let flags: [(name: String, value: String?, help: String)] = [
-        ("--connection", "ID", "connection id (default: demo)"),
-        ("--provider", "KIND", "anthropic, openai, or any name for a compatible endpoint (default: anthropic)"),
-        ("--base-url", "URL", "endpoint base URL (default: the provider's API)"),
-        ("--api", "API", "anthropic-messages or openai-chat-completions (default: by provider)"),
-        ("--auth", "SCHEME", "x-api-key, bearer, header:NAME or none (default: by API)"),
-        ("--model", "MODEL", "model name (required)"),
-        ("--message", "TEXT", "the message to send (required)"),
-        ("--no-stream", nil, "wait for the whole answer instead of streaming it"),
-        ("--store", "NAME", "credential store: \(PlatformCredentialStore.availableNames.joined(separator: ", ")) (default: memory)"),
-        ("--metadata", "FILE", "keep connection metadata in this JSON file (default: in memory)"),
-        ("--confirm", "ORIGIN", "confirm sending credentials to ORIGIN (scheme://host:port) without asking"),
-        ("--rules", "PATH", "redact logs with these keyshape rule files too (repeatable)"),
-        ("--log", "FILE", "append the client's redacted log as JSON lines to FILE"),
-        ("--verbose", nil, "write the redacted log to stderr"),
-        ("--header", "NAME=VALUE", "a public custom header (repeatable)"),
-        ("--protected-header", "NAME", "a protected custom header; its value is read like the key (repeatable)"),
+    static let flags: [OptionFlag<ChatOptions>] = [
+        OptionFlag("--connection", value: "ID", help: "connection id (default: demo)") { o, v in o.connection = v },
+        OptionFlag("--provider", value: "KIND", help: "anthropic, openai, or any name for a compatible endpoint (default: anthropic)") { o, v in
+            o.provider = ProviderKind(v)
+        },
+        OptionFlag("--base-url", value: "URL", help: "endpoint base URL (default: the provider's API)") { o, v in
+            guard let url = URL(string: v) else { throw UsageError(message: "--base-url is not a URL") }
+            o.baseURL = url
+        },
+        OptionFlag("--api", value: "API", help: "anthropic-messages or openai-chat-completions (default: by provider)") { o, v in
+            guard let parsed = ProviderAPI(rawValue: v) else { throw UsageError(message: "unknown --api") }
+            o.api = parsed
+        },
+        OptionFlag("--auth", value: "SCHEME", help: "x-api-key, bearer, header:NAME or none (default: by API)") { o, v in
+            guard let parsed = AuthenticationScheme(text: v) else { throw UsageError(message: "unknown --auth") }
+            o.authentication = parsed
+        },
+        OptionFlag("--model", value: "MODEL", help: "model name (required)") { o, v in o.model = v },
+        OptionFlag("--message", value: "TEXT", help: "the message to send (required)") { o, v in o.message = v },
+        OptionFlag("--no-stream", help: "wait for the whole answer instead of streaming it") { o, _ in o.stream = false },
+        OptionFlag("--store", value: "NAME", help: "credential store: \(PlatformCredentialStore.availableNames.joined(separator: ", ")) (default: memory)") { o, v in
+            o.store = v
+        },
+        OptionFlag("--metadata", value: "FILE", help: "keep connection metadata in this JSON file (default: in memory)") { o, v in o.metadataFile = v },
+        OptionFlag("--confirm", value: "ORIGIN", help: "confirm sending credentials to ORIGIN (scheme://host:port) without asking") { o, v in o.confirm = v },
+        OptionFlag("--rules", value: "PATH", help: "redact logs with these keyshape rule files too (repeatable)") { o, v in o.rules.append(v) },
+        OptionFlag("--log", value: "FILE", help: "append the client's redacted log as JSON lines to FILE") { o, v in o.logFile = v },
+        OptionFlag("--verbose", help: "write the redacted log to stderr") { o, _ in o.verbose = true },
+        OptionFlag("--header", value: "NAME=VALUE", help: "a public custom header (repeatable)") { o, v in
+            let pair = v.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { throw UsageError(message: "--header needs NAME=VALUE") }
+            o.publicHeaders[pair[0]] = pair[1]
+        },
+        OptionFlag("--protected-header", value: "NAME", help: "a protected custom header; its value is read like the key (repeatable)") { o, v in
+            o.protectedHeaders.append(v)
+        },
     ]
 
     static var help: String {
@@ -59,48 +75,16 @@ struct ChatOptions {
         return text
     }
 
-    init(arguments: [String]) throws {
-        var index = 0
-        func value(_ flag: String) throws -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(description: "\(flag) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let flag = arguments[index]
-            switch flag {
-            case "--connection": connection = try value(flag)
-            case "--provider": provider = ProviderKind(try value(flag))
-            case "--base-url":
-                guard let url = URL(string: try value(flag)) else { throw UsageError(description: "--base-url is not a URL") }
-                baseURL = url
-            case "--api":
-                guard let parsed = ProviderAPI(rawValue: try value(flag)) else { throw UsageError(description: "unknown --api") }
-                api = parsed
-            case "--auth":
-                guard let parsed = AuthenticationScheme(text: try value(flag)) else { throw UsageError(description: "unknown --auth") }
-                authentication = parsed
-            case "--model": model = try value(flag)
-            case "--message": message = try value(flag)
-            case "--no-stream": stream = false
-            case "--store": store = try value(flag)
-            case "--metadata": metadataFile = try value(flag)
-            case "--confirm": confirm = try value(flag)
-            case "--rules": rules.append(try value(flag))
-            case "--log": logFile = try value(flag)
-            case "--verbose": verbose = true
-            case "--header":
-                let pair = try value(flag).split(separator: "=", maxSplits: 1).map(String.init)
-                guard pair.count == 2 else { throw UsageError(description: "--header needs NAME=VALUE") }
-                publicHeaders[pair[0]] = pair[1]
-            case "--protected-header": protectedHeaders.append(try value(flag))
-            // Never the option itself: it may be a key pasted in the wrong place.
-            default: throw UsageError(description: "unknown option at argument \(index + 2) (see byok --help)")
-            }
-            index += 1
-        }
-        guard model != nil else { throw UsageError(description: "--model is required") }
-        guard message != nil else { throw UsageError(description: "--message is required") }
+    /// `byok chat FLAGS`: `arguments` is the whole command line after the program name,
+    /// read from `start` (after `chat`), so errors count positions on the whole line.
+    init(arguments: [String], from start: Int) throws {
+        // Never the option itself: it may be a key pasted in the wrong place.
+        let parser = FlagParser(flags: Self.flags, unknown: { _, position in
+            UsageError(message: "unknown option at argument \(position) (see byok --help)")
+        })
+        try parser.parse(arguments, from: start, into: &self)
+        guard model != nil else { throw UsageError(message: "--model is required") }
+        guard message != nil else { throw UsageError(message: "--message is required") }
     }
 
     /// Words of byok itself, which messages may print even when they came as arguments;

@@ -19,7 +19,7 @@ func run() async -> Int32 {
     }
     let echo = ArgumentEcho(arguments: arguments, vocabulary: ChatOptions.vocabulary, pathFlags: ChatOptions.placeFlags)
     do {
-        let options = try ChatOptions(arguments: Array(arguments.dropFirst()))
+        let options = try ChatOptions(arguments: arguments, from: 1)
         return await ChatCommand(options: options, echo: echo).run()
     } catch {
         StandardStream.error.write(echo.scrub("byok: \(Redactor.fallbackOnly.redact(String(describing: error)))") + "\n")

@@ -1,3 +1,4 @@
+import CommandLineFlags
 import CredentialStore
 import Foundation
 import StandardStreams
@@ -13,10 +14,6 @@ struct CredentialsCommand {
         static let usage: Int32 = 2
         /// Deletion left items behind; they are recorded and `cleanup` retries them.
         static let incomplete: Int32 = 3
-    }
-
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
     }
 
     let arguments: [String]
@@ -63,7 +60,7 @@ struct CredentialsCommand {
     private func makeManager(_ options: Options) throws -> ConnectionManager {
         let storeName = options.store ?? PlatformCredentialStore.name
         guard let store = PlatformCredentialStore.make(named: storeName) else {
-            throw UsageError(description: "the store asked for is not available here (available: \(PlatformCredentialStore.availableNames.joined(separator: ", ")))")
+            throw UsageError(message: "the store asked for is not available here (available: \(PlatformCredentialStore.availableNames.joined(separator: ", ")))")
         }
         let repository: ConnectionRepository
         if let path = options.recordsPath {
@@ -83,7 +80,7 @@ struct CredentialsCommand {
             let id = try options.requireConnection()
             let provider = ProviderKind(options.provider ?? "anthropic")
             guard let baseURL = options.baseURL.flatMap(URL.init(string:)) ?? Self.defaultBaseURL(provider) else {
-                throw UsageError(description: "--base-url is required for this provider (anthropic and openai have defaults)")
+                throw UsageError(message: "--base-url is required for this provider (anthropic and openai have defaults)")
             }
             var reader = SecretReader()
             let key = try reader.read(prompt: "API key")
@@ -120,13 +117,13 @@ struct CredentialsCommand {
             return report(try manager.delete(id))
         case "delete-all":
             guard options.confirmed else {
-                throw UsageError(description: "delete-all removes every keyshape credential from the secret store; add --yes to confirm")
+                throw UsageError(message: "delete-all removes every keyshape credential from the secret store; add --yes to confirm")
             }
             return report(try manager.deleteAll())
         case "cleanup":
             return report(try manager.completePendingCleanup())
         default:
-            throw UsageError(description: "unknown command")
+            throw UsageError(message: "unknown command")
         }
         return Exit.success
     }

@@ -1,3 +1,5 @@
+import Application
+import CommandLineFlags
 /// Reads `keyshape COMMAND [FLAGS] [ARGS]` using the flag table.
 enum ArgumentParser {
     static func parse(_ args: [String]) throws -> Invocation {
@@ -18,75 +20,44 @@ enum ArgumentParser {
         var inv = Invocation()
         var rest = ArraySlice(args)
         guard let first = rest.popFirst() else { return inv }
-        switch first {
-        case "scan": inv.command = .scan
-        case "history": inv.command = .history
-        case "staged": inv.command = .staged
-        case "hook": inv.command = .hook
-        case "audit": inv.command = .audit
-        case "report": inv.command = .report
-        case "summarize": inv.command = .summarize
-        case "triage": inv.command = .triage
-        case "import": inv.command = .importReports
-        case "sweep": inv.command = .sweep
-        case "version", "--version", "-V": inv.command = .version
-        case "completions": inv.command = .completions
-        case "man": inv.command = .man
-        case "help", "--help", "-h": inv.command = .help; inv.positionals = Array(rest); return inv
-        case "rules":
-            switch rest.popFirst() {
-            case "list": inv.command = .rulesList
-            case "check": inv.command = .rulesCheck
-            case "--help", "-h":
+        let top = CommandTable.all.filter { ($0.command.rawValue == first && !first.contains(" ")) || $0.aliases.contains(first) }.map(\.command)
+        let under = CommandTable.commands(under: first)
+        if let command = top.first {
+            inv.command = command
+            // `help` takes what follows as the topic.
+            if command == .help { inv.positionals = Array(rest); return inv }
+        } else if !under.isEmpty {
+            // `rules list`, `rules check`: the second word names the command.
+            let second = rest.popFirst()
+            if let command = under.first(where: { $0.rawValue == first + " " + (second ?? "") }) {
+                inv.command = command
+            } else if second == "--help" || second == "-h" {
+                // `rules --help` is `help rules`.
                 inv.command = .help
-                inv.helpForRules = true
+                inv.positionals = [first]
                 return inv
-            default:
-                throw UsageError(message: "rules: expected `list` or `check`")
-            }
-        default:
-            let commands = ["scan", "history", "staged", "hook", "audit", "sweep", "report", "summarize", "triage", "import", "rules", "version", "help"]
-            throw UsageError(message: "unknown command" + suggestion(first, among: commands)
-                             + " (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, version or help)")
-        }
-        var onlyPositionals = false
-        while let arg = rest.popFirst() {
-            if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
-                inv.positionals.append(arg)
-                continue
-            }
-            if arg == "--" { onlyPositionals = true; continue }
-            var name = arg
-            var attached: String? = nil
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                attached = String(arg[arg.index(after: eq)...])
-            } else if !arg.hasPrefix("--") && arg.count > 2 {
-                // -j4 style
-                name = String(arg.prefix(2))
-                attached = String(arg.dropFirst(2))
-            }
-            let flag: Flag? = name.hasPrefix("--")
-                ? FlagTable.flags.first { $0.name == name }
-                : FlagTable.flags.first { $0.short.map { "-\($0)" } == name }
-            guard let flag else {
-                let shown = looksLikeFlagName(name) ? " `\(name)`" : " at argument \(args.count - rest.count)"
-                let known = FlagTable.flags.filter { $0.commands.contains(inv.command) }.map(\.name)
-                throw UsageError(message: "unknown flag\(shown) for `keyshape \(inv.command.rawValue)`"
-                                 + (looksLikeFlagName(name) ? suggestion(name, among: known) : ""))
-            }
-            guard flag.commands.contains(inv.command) else {
-                throw UsageError(message: "\(flag.name) does not apply to `keyshape \(inv.command.rawValue)`")
-            }
-            names.append(flag.name)
-            if flag.value != nil {
-                guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(flag.name) needs a value (\(flag.value!))") }
-                try flag.apply(&inv, value)
             } else {
-                if attached != nil { throw UsageError(message: "\(flag.name) takes no value") }
-                try flag.apply(&inv, "")
+                let words = under.map { "`" + $0.rawValue.dropFirst(first.count + 1) + "`" }
+                throw UsageError(message: "\(first): expected \(words.joined(separator: " or "))")
+            }
+        } else {
+            let commands = CommandTable.topWords
+            throw UsageError(message: "unknown command" + suggestion(first, among: commands)
+                             + " (expected \(commands.dropLast().joined(separator: ", ")) or \(commands.last!))")
+        }
+        let command = inv.command
+        var parser = FlagParser(flags: FlagTable.flags, unknown: { name, position in
+            let shown = looksLikeFlagName(name) ? " `\(name)`" : " at argument \(position)"
+            let known = FlagTable.flags.filter { $0.commands.contains(command) }.map(\.name)
+            return UsageError(message: "unknown flag\(shown) for `keyshape \(command.rawValue)`"
+                              + (looksLikeFlagName(name) ? suggestion(name, among: known) : ""))
+        }, positional: { inv, arg, _ in inv.positionals.append(arg) })
+        parser.accept = { flag in
+            guard flag.commands.contains(command) else {
+                throw UsageError(message: "\(flag.name) does not apply to `keyshape \(command.rawValue)`")
             }
         }
+        names = try parser.parse(args, from: args.count - rest.count, into: &inv)
         return inv
     }
 
@@ -134,49 +105,23 @@ enum ArgumentParser {
     /// `keyshape COMMAND --help`, `keyshape help COMMAND` (`rules`, `rules list`, ...) one command.
     static func helpText(_ inv: Invocation) throws -> String {
         if inv.command != .help { return help(for: inv.command) }
-        if inv.helpForRules { return help(forAll: [.rulesList, .rulesCheck]) }
         let words = inv.positionals.filter { $0 != "--help" && $0 != "-h" }
-        switch words {
-        case []: return help(for: nil)
-        case ["rules"]: return help(forAll: [.rulesList, .rulesCheck])
-        case ["hook", "install"], ["hook", "uninstall"]: return help(for: .hook)
-        default:
-            let name = words.joined(separator: " ")
-            guard let command = Invocation.Command(rawValue: name) else {
-                // Not echoed: an argument may be anything (see looksLikeFlagName).
-                throw UsageError(message: "help: no such command (expected scan, history, staged, hook, audit, sweep, report, summarize, triage, import, rules, rules list, rules check, version)")
-            }
-            return help(for: command)
-        }
+        if words.isEmpty { return help(for: nil) }
+        let name = words.joined(separator: " ")
+        if let command = Invocation.Command(rawValue: name) { return help(for: command) }
+        // `help hook install`: a form's words.
+        if let spec = CommandTable.all.first(where: { $0.forms.contains { $0.words == words } }) { return help(for: spec.command) }
+        // `help rules`: every command under the word.
+        if words.count == 1, !CommandTable.commands(under: name).isEmpty { return help(forAll: CommandTable.commands(under: name)) }
+        // Not echoed: an argument may be anything (see looksLikeFlagName).
+        let topics = CommandTable.topWords.filter { $0 != "help" }.flatMap { [$0] + CommandTable.commands(under: $0).map(\.rawValue) }
+        throw UsageError(message: "help: no such command (expected \(topics.joined(separator: ", ")))")
     }
 
-    static let overview = """
-    Usage:
-      keyshape scan [PATH ...]     scan files and folders (default: .); `-` reads standard input
-      keyshape history [REPO]      scan a git repository's history: every commit on any ref,
-                                   the reflogs and stashes (default REPO: .)
-      keyshape staged [REPO]       scan what is staged for the next commit (added lines only)
-      keyshape hook install [REPO] write a pre-commit hook running `keyshape staged`
-                                   (--pre-push: a pre-push hook scanning the pushed commits)
-      keyshape hook uninstall [REPO]
-                                   remove it, putting back the hook it chained or replaced
-      keyshape audit [REPO] [--products PATH ...]
-                                   sources, history and build products, one report
-      keyshape sweep --datastore DB REPO... | --repos FILE
-                                   the history of many repositories into a datastore, resumable
-      keyshape report --datastore DB
-                                   the findings recorded in a datastore, in any format
-      keyshape summarize --datastore DB
-                                   counts by rule, by repository and by secret
-      keyshape triage --datastore DB FINGERPRINT... --status S [--note TEXT]
-                                   record a decision about findings (kept across re-scans)
-      keyshape import --datastore DB REPORT.jsonl...
-                                   merge JSONL reports written elsewhere into a datastore
-      keyshape rules list          list the loaded rules
-      keyshape rules check         run every rule's examples and negative examples
-      keyshape version
-
-    """
+    /// The usage lines of `keyshape --help`, each command's from the command table.
+    static var overview: String {
+        "Usage:\n" + CommandTable.all.flatMap(\.forms).map(\.overview).joined()
+    }
 
     /// The overview (nil), or one command: its usage, its flags and its exit statuses.
     static func help(for command: Invocation.Command?) -> String {

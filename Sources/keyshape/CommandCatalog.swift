@@ -1,6 +1,7 @@
-/// The commands as shell completions and the man page present them. Their flags are not
-/// listed here: those come from `FlagTable.flags` (filtered by `Flag.commands`), so a
-/// flag added to the table reaches `--help`, the completions and the man page at once.
+import Application
+/// The commands as shell completions and the man page present them, read from the command
+/// table. Their flags come from `FlagTable.flags` (filtered by `Flag.commands`), so a flag
+/// added to the table reaches `--help`, the completions and the man page at once.
 enum CommandCatalog {
     struct Entry {
         /// The words that name the command: `["scan"]`, `["rules", "list"]`.
@@ -17,45 +18,12 @@ enum CommandCatalog {
         var flags: [Flag] { FlagTable.flags.filter { $0.commands.contains(command) } }
     }
 
-    static let entries: [Entry] = [
-        Entry(words: ["scan"], command: .scan, arguments: "[PATH ...]",
-              summary: "scan files and folders (default: .), recursively; source text line by line, Mach-O, ELF and other binaries through their strings"),
-        Entry(words: ["history"], command: .history, arguments: "[REPO]",
-              summary: "scan every commit of a git repository reachable from any ref, the reflogs and stashes (default REPO: .)"),
-        Entry(words: ["staged"], command: .staged, arguments: "[REPO]",
-              summary: "scan what is staged for the next commit (the lines it adds); the pre-commit hook's job"),
-        Entry(words: ["hook", "install"], command: .hook, arguments: "[REPO]",
-              summary: "write a pre-commit hook running `keyshape staged` (or with --pre-push a pre-push hook scanning the pushed commits); an existing hook is chained unless --force"),
-        Entry(words: ["hook", "uninstall"], command: .hook, arguments: "[REPO]",
-              summary: "remove the hook keyshape wrote and restore the hook it chained or replaced"),
-        Entry(words: ["audit"], command: .audit, arguments: "[REPO]",
-              summary: "sources, whole history and build products (--products): one report, one exit status"),
-        Entry(words: ["sweep"], command: .sweep, arguments: "[REPO ...]",
-              summary: "the history of many repositories (arguments and --repos FILE) into a --datastore, --jobs at a time; resumable"),
-        Entry(words: ["report"], command: .report, arguments: "",
-              summary: "the findings recorded in a --datastore, in any format, filtered by --status, --rule, --repo"),
-        Entry(words: ["summarize"], command: .summarize, arguments: "",
-              summary: "a --datastore's findings counted by rule, by repository and by secret"),
-        Entry(words: ["triage"], command: .triage, arguments: "FINGERPRINT ...",
-              summary: "set a triage --status (and --note) for findings in a --datastore; kept across re-scans"),
-        Entry(words: ["import"], command: .importReports, arguments: "REPORT.jsonl ...",
-              summary: "merge JSONL reports written elsewhere into a --datastore (idempotent)"),
-        Entry(words: ["rules", "list"], command: .rulesList, arguments: "",
-              summary: "list the loaded rules: id, description, tags"),
-        Entry(words: ["rules", "check"], command: .rulesCheck, arguments: "",
-              summary: "run every rule's examples and negative examples; exit 1 on a miss"),
-        Entry(words: ["version"], command: .version, arguments: "",
-              summary: "print keyshape's version and the rule pack's version and size"),
-        Entry(words: ["help"], command: .help, arguments: "",
-              summary: "print usage and the options"),
-    ]
-
-    /// The first words in order: `scan history staged hook audit rules version help`.
-    static var topWords: [String] {
-        var seen: [String] = []
-        for e in entries where !seen.contains(e.words[0]) { seen.append(e.words[0]) }
-        return seen
+    /// Each command's forms, in the command table's order (`hook install` and `hook uninstall` apart).
+    static let entries: [Entry] = CommandTable.all.flatMap { spec in
+        spec.forms.map { Entry(words: $0.words, command: spec.command, arguments: $0.arguments, summary: $0.summary) }
     }
+
+    static var topWords: [String] { CommandTable.topWords }
 
     /// The second words of a command that has them (`hook`: install, uninstall).
     static func subWords(of word: String) -> [String] {

@@ -1,9 +1,11 @@
+import Application
 import Datastore
+import CommandLineFlags
 
 /// The datastore's flags (contract: "The auditor's datastore"), part of the one flag table.
 extension FlagTable {
     /// Commands that record into a datastore, and those that read or change one.
-    static let recording: Set<Invocation.Command> = [.scan, .history, .audit]
+    static let recording = Invocation.Command.recording
     static let datastoreCommands: Set<Invocation.Command> = [.report, .summarize, .triage, .importReports, .sweep]
 
     static let datastoreFlags: [Flag] = [

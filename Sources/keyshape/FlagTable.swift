@@ -1,5 +1,7 @@
+import Application
 import ScanCore
 import ScanReport
+import CommandLineFlags
 
 /// The one table of flags: it drives parsing, `--help` and the error for an unknown flag,
 /// so the three never disagree.
@@ -12,6 +14,9 @@ struct Flag {
     let commands: Set<Invocation.Command>
     let apply: (inout Invocation, String) throws -> Void
 }
+
+/// Read by the one flag parser (`FlagParser`), as byok's and keyshape-credentials' flags are.
+extension Flag: CommandLineFlag {}
 
 enum FlagTable {
     static let scanning: Set<Invocation.Command> = [.scan, .history, .staged, .audit]
@@ -154,22 +159,5 @@ enum FlagTable {
         Flag(name: "--help", short: "h", value: nil, help: "show help", commands: Set(Invocation.Command.allCases)) { inv, _ in inv.helpRequested = true },
     ]
 
-    /// Parses `10`, `64K`, `100M`, `100MiB`, `2G`, `2GB` (binary multiples).
-    static func parseSize(_ text: String) -> Int? {
-        var digits = Substring(text)
-        var unit = ""
-        while let last = digits.last, !last.isNumber { unit = String(last) + unit; digits = digits.dropLast() }
-        guard let n = Int(digits), n >= 0 else { return nil }
-        let multiplier: Int
-        switch unit.lowercased() {
-        case "", "b": multiplier = 1
-        case "k", "kb", "kib": multiplier = 1 << 10
-        case "m", "mb", "mib": multiplier = 1 << 20
-        case "g", "gb", "gib": multiplier = 1 << 30
-        case "t", "tb", "tib": multiplier = 1 << 40
-        default: return nil
-        }
-        let (product, overflow) = n.multipliedReportingOverflow(by: multiplier)
-        return overflow ? nil : product
-    }
+    static func parseSize(_ text: String) -> Int? { ByteSize.parse(text) }
 }

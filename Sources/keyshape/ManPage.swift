@@ -1,9 +1,11 @@
+import Application
 import ScanCore
+import CommandLineFlags
 
 /// `keyshape man`: the keyshape(1) page in roff, generated from the command catalog and the
 /// flag table, so every flag the parser accepts is documented with the commands it applies to.
 enum ManPage {
-    static func run(_ inv: Invocation) throws -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         guard inv.positionals.isEmpty else { throw UsageError(message: "man: takes no arguments") }
         Terminal.out(page())
         return 0

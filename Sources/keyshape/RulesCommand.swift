@@ -1,4 +1,5 @@
 import Foundation
+import Application
 import ScanCore
 import ScanPipeline
 import ScanReport
@@ -6,9 +7,9 @@ import MatchEngine
 
 /// `keyshape rules list` and `keyshape rules check`.
 enum RulesCommand {
-    static func list(_ inv: Invocation) throws -> Int32 {
+    static func list(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let loaded = try RuleSources.load(inv)
-        for w in loaded.warnings { Terminal.err(Terminal.warning(w)) }
+        for w in loaded.warnings { context.warn(w) }
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
         let (set, _) = RuleSet.combining(loaded.files, keeping: selection.keeps)
         let listing = set.rules.map { r in
@@ -19,16 +20,16 @@ enum RulesCommand {
         guard let render = inv.format.renderRules else { throw FlagTable.noRuleList(inv.format) }
         let text = render(listing)
         if let output = inv.output {
-            guard Report.write(text, to: output) else { return 2 }
+            guard Report.write(text, to: output, context) else { return 2 }
         } else {
             Terminal.out(text)
         }
         return 0
     }
 
-    static func check(_ inv: Invocation) throws -> Int32 {
+    static func check(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let loaded = try RuleSources.load(inv)
-        for w in loaded.warnings { Terminal.err(Terminal.warning(w)) }
+        for w in loaded.warnings { context.warn(w) }
         // Only the selected rules are checked, and negative examples are held against those.
         let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(loaded.files))
         var files = loaded.files

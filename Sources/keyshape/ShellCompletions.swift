@@ -1,10 +1,12 @@
+import Application
+import CommandLineFlags
 /// `keyshape completions bash|zsh|fish`: completion scripts generated from the flag table
 /// and the command catalog, so they offer exactly the flags the parser accepts for each
 /// command. `scripts/package` ships their output; nothing here is written by hand per flag.
 enum ShellCompletions {
     enum Shell: String, CaseIterable { case bash, zsh, fish }
 
-    static func run(_ inv: Invocation) throws -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         guard inv.positionals.count == 1, let shell = Shell(rawValue: inv.positionals[0]) else {
             throw UsageError(message: "completions: expected one of " + Shell.allCases.map(\.rawValue).joined(separator: ", "))
         }

@@ -1,7 +1,9 @@
 import Datastore
 import Foundation
+import Application
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// `keyshape sweep --datastore DB REPO... | --repos FILE`: `history --datastore DB` for each
 /// repository, then `scan --datastore DB` of its work tree (the contract's "history (and
@@ -15,7 +17,7 @@ import ScanPipeline
 /// refs (and, with a work tree, a sources scan after that history run with the same rules),
 /// and scans one that changed incrementally (`IncrementalHistory`, the per-blob cache).
 enum SweepCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let db = try DatastoreAccess.path(inv)
         var repos = inv.positionals
         if let file = inv.reposFile {
@@ -37,7 +39,7 @@ enum SweepCommand {
         let workers = (0..<parallel).map { _ in
             Thread {
                 while let (n, repo) = state.next(list) {
-                    let (status, text) = sweep(repo, n: n, of: list.count, db: db, inv: inv, threads: threads)
+                    let (status, text) = sweep(repo, n: n, of: list.count, db: db, inv: inv, threads: threads, context: context)
                     state.finish(status, text)
                 }
             }
@@ -71,12 +73,12 @@ enum SweepCommand {
 
     /// One repository: skipped when unchanged, else a child `history` run. Its exit status
     /// (0, 1, 2) and the lines to print.
-    static func sweep(_ repo: String, n: Int, of total: Int, db: String, inv: Invocation, threads: Int) -> (Int32, String) {
+    static func sweep(_ repo: String, n: Int, of total: Int, db: String, inv: Invocation, threads: Int, context: RunContext) -> (Int32, String) {
         // Written raw (Terminal.progress), so the name is escaped here; the children's lines
         // come escaped already.
         let label = "keyshape sweep: [\(n + 1)/\(total)] \(DisplayText.escaped(repo))"
         let root = ArtifactRoots.repository(repo).sourceRoot
-        if let run = unchanged(repo, root: root, db: db, inv: inv) {
+        if let run = unchanged(repo, root: root, db: db, inv: inv, context: context) {
             let findings = run.findings ?? 0
             return (findings > 0 ? 1 : 0, "\(label): unchanged since run \(run.id) (\(findings) finding\(findings == 1 ? "" : "s")), skipped\n")
         }
@@ -135,11 +137,13 @@ enum SweepCommand {
     /// The datastore's last history run of `root`, when it is complete, used these rules and
     /// started from exactly the commits the repository has now, and (with a work tree) a
     /// sources scan with the same rules finished after it: nothing to sweep.
-    static func unchanged(_ repo: String, root: String, db: String, inv: Invocation) -> RunInfo? {
+    /// `context` gives the rules' warnings a place; the recorder of the run each check
+    /// prepares (none: sweep records no run of its own) stays out of it.
+    static func unchanged(_ repo: String, root: String, db: String, inv: Invocation, context: RunContext) -> RunInfo? {
         guard let store = try? Datastore(path: db, create: false),
               let last = try? store.latestHistoryRun(root: root), last.run.command == "history", last.run.complete,
               let repository = try? Repository(path: repo), let tips = repository.startingCommits(), tips == last.tips,
-              let (_, options) = try? ScanCommand.prepare(inv, roots: [repo]),
+              let (_, options) = try? ScanSetup.prepare(inv, roots: [repo], context: context.forAnotherRun()),
               RulesIdentity.hash(inv, options: options) == last.run.rulesHash else { return nil }
         if !repository.isBare {
             // `scan` hashes its own root's config; a sweep passes the same flags to both.

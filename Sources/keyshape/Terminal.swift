@@ -17,13 +17,6 @@ enum Terminal {
     /// final newline goes through DisplayText.escaped, so a file, section or rule name in a
     /// message can neither start a line of its own nor drive the terminal, whichever call
     /// site composed it.
-    /// A warning line: `keyshape: FILE:LINE:COL: warning: …` when the text already places
-    /// and labels itself (a config or rules file's warnings do), else `keyshape: warning: …`
-    /// (never both labels, as `warning: …: warning:` printed before).
-    static func warning(_ text: String) -> String {
-        text.contains(": warning: ") || text.hasPrefix("warning: ") ? "keyshape: \(text)\n" : "keyshape: warning: \(text)\n"
-    }
-
     static func err(_ text: String) {
         var body = Substring(text)
         var newlines = 0

@@ -1,3 +1,4 @@
+import Application
 import ScanCore
 
 /// `keyshape version`: keyshape's version, then the builtin rule pack's version
@@ -7,7 +8,7 @@ enum VersionCommand {
         "keyshape \(KeyshapeVersion.current) (rules \(BuiltinRules.packVersion), \(BuiltinRules.ruleCount) rules)"
     }
 
-    static func run(_ inv: Invocation) -> Int32 {
+    static func run(_ inv: Invocation, _ context: RunContext) -> Int32 {
         Terminal.out(text + "\n")
         return 0
     }

@@ -1,7 +1,9 @@
 import Foundation
+import Application
 import ScanCore
 import MatchEngine
 import StandardStreams
+import CommandLineFlags
 
 // A finding's value must never reach a stream: no code path below prints scanned bytes.
 // Reporters get findings (locations and hashes), and errors carry paths and messages.
@@ -25,29 +27,22 @@ func run() -> Int32 {
     let args = Array(CommandLine.arguments.dropFirst())
     do {
         let inv = try ArgumentParser.parse(args)
-        if inv.helpRequested || inv.command == .help {
+        if inv.helpRequested {
             Terminal.out(try ArgumentParser.helpText(inv))
             return 0
         }
-        switch inv.command {
-        case .scan: return try ScanCommand.run(inv)
-        case .rulesList: return try RulesCommand.list(inv)
-        case .rulesCheck: return try RulesCommand.check(inv)
-        case .version: return VersionCommand.run(inv)
-        case .completions: return try ShellCompletions.run(inv)
-        case .man: return try ManPage.run(inv)
-        case .history: return try HistoryCommand.run(inv)
-        case .staged: return try StagedCommand.run(inv)
-        case .hook: return try HookCommand.run(inv)
-        case .audit: return try AuditCommand.run(inv)
-        case .report: return try ReportCommand.run(inv)
-        case .summarize: return try SummarizeCommand.run(inv)
-        case .triage: return try TriageCommand.run(inv)
-        case .importReports: return try ImportCommand.run(inv)
-        case .sweep: return try SweepCommand.run(inv)
-        case .help:
-            return 0
-        }
+        // The run's streams and command line, for the application layer (which writes none itself).
+        let context = RunContext(
+            out: Terminal.out, err: Terminal.err, redraw: Terminal.progress,
+            stdoutIsTerminal: StandardStream.output.isTerminal, stderrIsTerminal: Terminal.stderrIsTerminal,
+            stdoutFailed: { StandardStream.output.failure != nil },
+            // This executable, for a hook to call.
+            executablePath: {
+                if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+                return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+            },
+            flagNames: ArgumentParser.flagNames(args))
+        return try CommandTable.spec(inv.command).run(inv, context)
     } catch let e as UsageError {
         Terminal.err("keyshape: error: \(e.message)\n")
         Terminal.err("Run `keyshape --help` for usage.\n")

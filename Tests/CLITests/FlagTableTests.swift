@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import keyshape
+import Application
+import CommandLineFlags
 
 /// Every flag of the one flag table, for every command: it parses (and changes what was
 /// parsed), it needs its value, and a command it does not apply to refuses it.

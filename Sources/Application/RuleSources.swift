@@ -3,18 +3,19 @@ import ScanPipeline
 import MatchEngine
 import StandardStreams
 import TOML
+import CommandLineFlags
 
 /// Loads the builtin rules (embedded at build time) and the files given with `--rules`.
-enum RuleSources {
-    struct Loaded {
-        var files: [RuleFile]
-        var warnings: [String]
+public enum RuleSources {
+    public struct Loaded {
+        public var files: [RuleFile]
+        public var warnings: [String]
         /// Where a gitleaks config from the environment came from (`GITLEAKS_CONFIG`'s path, or
         /// `$GITLEAKS_CONFIG_TOML`), for the summary; nil when none was read.
-        var gitleaksConfig: String? = nil
+        public var gitleaksConfig: String? = nil
     }
 
-    static func load(_ inv: Invocation) throws -> Loaded {
+    public static func load(_ inv: Invocation) throws -> Loaded {
         var files: [RuleFile] = []
         var warnings: [String] = []
         if !inv.noBuiltinRules {
@@ -104,12 +105,12 @@ enum RuleSources {
 }
 
 /// File errors as strerror's words ("no such file or directory"), never a bare number.
-enum FileErrors {
-    static func describe(_ failure: StandardStream.Failure) -> String {
+public enum FileErrors {
+    public static func describe(_ failure: StandardStream.Failure) -> String {
         failure.description.lowercased()
     }
 
-    static func describe(_ error: Error) -> String {
+    public static func describe(_ error: Error) -> String {
         let ns = error as NSError
         if ns.domain == NSPOSIXErrorDomain { return posix(Int32(ns.code)) }
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {

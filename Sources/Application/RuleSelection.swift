@@ -1,13 +1,14 @@
 import MatchEngine
+import CommandLineFlags
 
 /// `--enable-rule ID` (only these) and `--disable-rule ID`, checked against the rules loaded.
-struct RuleSelection {
+public struct RuleSelection {
     let enabled: Set<String>
     let disabled: Set<String>
 
     /// - Throws: `UsageError` for an id that names no loaded rule: a typo must not turn
     ///   into a scan that quietly runs every rule, or none.
-    init(_ inv: Invocation, loaded ids: [String]) throws {
+    public init(_ inv: Invocation, loaded ids: [String]) throws {
         let known = Set(ids)
         for (flag, given) in [("--enable-rule", inv.enabledRules), ("--disable-rule", inv.disabledRules)] {
             for id in given where !known.contains(id) {
@@ -18,11 +19,11 @@ struct RuleSelection {
         disabled = Set(inv.disabledRules)
     }
 
-    func keeps(_ id: String) -> Bool { (enabled.isEmpty || enabled.contains(id)) && !disabled.contains(id) }
+    public func keeps(_ id: String) -> Bool { (enabled.isEmpty || enabled.contains(id)) && !disabled.contains(id) }
 
     /// An argument is echoed only when it has the shape of a rule id: whatever else was typed
     /// there (a key pasted by mistake, terminal control bytes) stays out of the output.
-    static func shown(_ id: String) -> String {
+    public static func shown(_ id: String) -> String {
         id.utf8.count <= 100 && RuleChecker.idPattern.matches(id) ? "`\(id)`" : "(an argument that is not a rule id, not shown)"
     }
 }

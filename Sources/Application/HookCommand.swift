@@ -1,6 +1,7 @@
 import Foundation
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// `keyshape hook install [REPO] [--pre-push] [--force]`: writes a pre-commit hook that runs
 /// `keyshape staged` (or a pre-push hook that runs `keyshape history` on the pushed
@@ -9,16 +10,16 @@ import ScanPipeline
 /// or with `--force` replaced (kept as HOOK.keyshape-backup).
 /// `keyshape hook uninstall [REPO] [--pre-push]` removes only a hook keyshape wrote, and
 /// puts back the hook it chained or replaced.
-enum HookCommand {
+public enum HookCommand {
     static let marker = "# installed by keyshape hook install"
     static let chainedSuffix = ".keyshape-chained"
     static let backupSuffix = ".keyshape-backup"
 
-    static func run(_ inv: Invocation) throws -> Int32 {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         // The word is not echoed: text from the command line is printed only when it is a path.
         switch inv.positionals.first {
-        case "install": return try install(inv)
-        case "uninstall": return try uninstall(inv)
+        case "install": return try install(inv, context)
+        case "uninstall": return try uninstall(inv, context)
         default: throw UsageError(message: "hook: expected `install` or `uninstall`")
         }
     }
@@ -50,7 +51,7 @@ enum HookCommand {
         (try? FileManager.default.attributesOfItem(atPath: path)) != nil
     }
 
-    static func install(_ inv: Invocation) throws -> Int32 {
+    static func install(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let (hooksDir, hookPath, name) = try hookLocation(inv)
         let fm = FileManager.default
         if exists(hookPath) && !isOurs(hookPath) {
@@ -60,7 +61,7 @@ enum HookCommand {
                 do { try fm.moveItem(atPath: hookPath, toPath: backup) } catch {
                     throw UsageError(message: "\(hookPath): cannot move the existing hook aside (\(FileErrors.describe(error)))")
                 }
-                Terminal.err("keyshape: note: the previous \(name) hook is kept as \(backup) (not run; `keyshape hook uninstall` puts it back)\n")
+                context.err("keyshape: note: the previous \(name) hook is kept as \(backup) (not run; `keyshape hook uninstall` puts it back)\n")
             } else {
                 let chained = hookPath + chainedSuffix
                 guard !exists(chained) else {
@@ -69,25 +70,25 @@ enum HookCommand {
                 do { try fm.moveItem(atPath: hookPath, toPath: chained) } catch {
                     throw UsageError(message: "\(hookPath): cannot move the existing hook aside (\(FileErrors.describe(error)))")
                 }
-                Terminal.err("keyshape: note: the existing \(name) hook is chained: it now runs from \(chained) before keyshape, and the \(inv.prePush ? "push" : "commit") fails if either fails (`keyshape hook uninstall` puts it back; --force replaces it instead)\n")
+                context.err("keyshape: note: the existing \(name) hook is chained: it now runs from \(chained) before keyshape, and the \(inv.prePush ? "push" : "commit") fails if either fails (`keyshape hook uninstall` puts it back; --force replaces it instead)\n")
             }
         }
         do {
             try fm.createDirectory(atPath: hooksDir, withIntermediateDirectories: true)
-            try Data(script(prePush: inv.prePush).utf8).write(to: URL(fileURLWithPath: hookPath))
+            try Data(script(prePush: inv.prePush, keyshape: context.executablePath()).utf8).write(to: URL(fileURLWithPath: hookPath))
             try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hookPath)
         } catch {
             throw UsageError(message: "\(hookPath): cannot write the hook (\(FileErrors.describe(error)))")
         }
-        Terminal.outLine("installed \(name) hook: \(hookPath)")
+        context.outLine("installed \(name) hook: \(hookPath)")
         return 0
     }
 
-    static func uninstall(_ inv: Invocation) throws -> Int32 {
+    static func uninstall(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let (_, hookPath, name) = try hookLocation(inv)
         let fm = FileManager.default
         guard exists(hookPath) else {
-            Terminal.outLine("no \(name) hook at \(hookPath); nothing to remove")
+            context.outLine("no \(name) hook at \(hookPath); nothing to remove")
             return 0
         }
         guard isOurs(hookPath) else {
@@ -101,10 +102,10 @@ enum HookCommand {
             do { try fm.moveItem(atPath: previous, toPath: hookPath) } catch {
                 throw UsageError(message: "\(previous): cannot put the previous hook back (\(FileErrors.describe(error)))")
             }
-            Terminal.outLine("removed keyshape's \(name) hook; restored the previous one from \(previous)")
+            context.outLine("removed keyshape's \(name) hook; restored the previous one from \(previous)")
             return 0
         }
-        Terminal.outLine("removed keyshape's \(name) hook: \(hookPath)")
+        context.outLine("removed keyshape's \(name) hook: \(hookPath)")
         return 0
     }
 
@@ -132,21 +133,16 @@ enum HookCommand {
         return "keyshape: \(what) stopped: \(added) (locations above); rotate a real key and remove it\(push ? " from those commits" : ""), or mark a false positive with `keyshape:allow` on its line or in the baseline .keyshape-baseline.json (--write-baseline); \(skip) skips this check once"
     }
 
-    /// The keyshape executable that is running, for the hook to call.
-    static var selfPath: String {
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-    }
-
     static func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-    static func script(prePush: Bool) -> String {
+    /// - Parameter keyshape: the executable the hook runs (the one installing it).
+    static func script(prePush: Bool, keyshape: String) -> String {
         let header = """
         #!/bin/sh
         \(marker)\(prePush ? " --pre-push" : "") (keyshape-hook v2)
         # Reinstalling replaces this file; `keyshape hook uninstall\(prePush ? " --pre-push" : "")` removes it and puts
         # back the hook it chained. To skip it once: git \(prePush ? "push" : "commit") --no-verify
-        KEYSHAPE=\(shellQuote(selfPath))
+        KEYSHAPE=\(shellQuote(keyshape))
         [ -x "$KEYSHAPE" ] || KEYSHAPE=keyshape
         # The hook that was here before keyshape's (if any): it runs first, as git would run it,
         # and the \(prePush ? "push" : "commit") fails if either hook fails.

@@ -16,15 +16,15 @@ import ScanPipeline
 /// test data, a blob over `--max-file-size`): the next run carries those errors forward
 /// with the findings, so it exits 2 as a full run would. A full run is cheap after a first
 /// one all the same: the per-blob cache (`DatastoreBlobStore`) spares it every blob read.
-enum IncrementalHistory {
-    struct Plan {
+public enum IncrementalHistory {
+    public struct Plan {
         /// The commits to exclude (with their ancestors), for `HistoryOptions.excludeCommits`.
-        var since: [String] = []
-        var base: Int64?
+        public var since: [String] = []
+        public var base: Int64?
         /// The killed run whose walk this one takes over.
-        var resumes: Int64?
+        public var resumes: Int64?
         /// Why this run is incremental or not, for a note.
-        var note: String?
+        public var note: String?
     }
 
     /// What this run starts from, and whether it can build on the last run. Called with the
@@ -36,7 +36,7 @@ enum IncrementalHistory {
     /// same complete run (or on none), every commit it started from still reachable. Its
     /// logged commits are skipped and its findings and errors become this run's
     /// (`DatastoreWalkLog`); the rest of its walk, and any commit added since, is walked.
-    static func plan(_ inv: Invocation, repo: String, recorder: DatastoreRecorder) -> Plan {
+    public static func plan(_ inv: Invocation, repo: String, recorder: DatastoreRecorder) -> Plan {
         var plan = basePlan(inv, repo: repo, recorder: recorder)
         recorder.resuming = nil
         guard recorder.tips != nil, let git = try? Repository(path: repo),

@@ -1,11 +1,12 @@
 import Datastore
 import Foundation
+import CommandLineFlags
 
 /// `keyshape triage --datastore DB FINGERPRINT... --status S [--note TEXT]`: an auditor's
 /// decision, per fingerprint, kept across re-scans. All the fingerprints or none: one that
 /// no recorded finding has is an error, so a typo never triages nothing quietly.
-enum TriageCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+public enum TriageCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let path = try DatastoreAccess.path(inv)
         guard inv.statuses.count == 1, let status = inv.statuses.first else {
             throw UsageError(message: "`keyshape triage` needs --status with one of \(TriageStatus.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -17,7 +18,7 @@ enum TriageCommand {
             throw DatastoreAccess.failure(path, error)
         }
         let n = inv.positionals.count
-        Terminal.err("keyshape triage: \(n) fingerprint\(n == 1 ? "" : "s") (\(covered) finding\(covered == 1 ? "" : "s")) now \(status.rawValue)\n")
+        context.err("keyshape triage: \(n) fingerprint\(n == 1 ? "" : "s") (\(covered) finding\(covered == 1 ? "" : "s")) now \(status.rawValue)\n")
         return 0
     }
 }

@@ -8,16 +8,16 @@ import Foundation
 /// submodule has) upwards from the scanned path, in Swift: running git to ask would run it
 /// in every scanned folder. Outside a work tree, URIs are relative to the scanned root (the
 /// folder, or a file argument's folder, or the current folder for several arguments).
-struct ArtifactRoots: Sendable {
+public struct ArtifactRoots: Sendable {
     /// Report paths starting with `prefix` (or any, for nil) are relative to `directory`
     /// (absolute, symbolic links resolved); the first that matches applies.
-    var bases: [(prefix: String?, directory: String)]
+    public var bases: [(prefix: String?, directory: String)]
     /// What `%SRCROOT%` stands for.
-    var sourceRoot: String
+    public var sourceRoot: String
 
     /// `scan PATH...`: one folder's files are reported relative to it; files and several
     /// arguments as given (relative to the current folder).
-    static func scan(_ roots: [String]) -> ArtifactRoots {
+    public static func scan(_ roots: [String]) -> ArtifactRoots {
         let cwd = resolved(FileManager.default.currentDirectoryPath)
         let first = roots.first ?? "."
         var isDirectory: ObjCBool = false
@@ -29,7 +29,7 @@ struct ArtifactRoots: Sendable {
     }
 
     /// history and staged: paths are relative to the repository's root.
-    static func repository(_ repo: String) -> ArtifactRoots {
+    public static func repository(_ repo: String) -> ArtifactRoots {
         let dir = resolved(absolute(repo, in: resolved(FileManager.default.currentDirectoryPath)))
         let root = workTree(above: dir) ?? dir
         return ArtifactRoots(bases: [(nil, root)], sourceRoot: root)
@@ -37,7 +37,7 @@ struct ArtifactRoots: Sendable {
 
     /// audit: sources and history relative to the repository's root; each build product's
     /// files start with the product path as given, relative to the current folder.
-    static func audit(repository repo: String, products: [String]) -> ArtifactRoots {
+    public static func audit(repository repo: String, products: [String]) -> ArtifactRoots {
         let cwd = resolved(FileManager.default.currentDirectoryPath)
         var roots = repository(repo)
         roots.bases = products.map { (prefix: shownPrefix($0), directory: cwd) } + roots.bases
@@ -46,7 +46,7 @@ struct ArtifactRoots: Sendable {
 
     /// The artifact's path relative to `sourceRoot`, `/`-separated; `..` segments only for
     /// a file outside it (an argument elsewhere than the work tree), never an absolute path.
-    func artifactPath(_ path: String) -> String {
+    public func artifactPath(_ path: String) -> String {
         let base = bases.first { b in b.prefix.map { path == $0 || path.hasPrefix($0 + "/") } ?? true }?.directory ?? sourceRoot
         let full = ArtifactRoots.lexical(ArtifactRoots.absolute(path, in: base))
         return ArtifactRoots.relative(full, to: sourceRoot)

@@ -3,11 +3,12 @@ import ScanCore
 import ScanPipeline
 import ScanReport
 import MatchEngine
+import CommandLineFlags
 
 /// `keyshape history [REPO]`: every commit on any ref, the reflogs and stashes (or a range),
 /// each unique blob scanned once, findings attributed to the commits that added them.
-enum HistoryCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+public enum HistoryCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
         var history = HistoryOptions()
         var inv = inv
@@ -21,8 +22,8 @@ enum HistoryCommand {
         if inv.datastore != nil {
             // The datastore's last run decides which commits to walk (IncrementalHistory), so git
             // lists them once the rules, and their hash, are known.
-            let (r, o) = try GitCommandSupport.prepare(inv, repo: repo)
-            if let recorder = DatastoreRecorder.current {
+            let (r, o) = try GitCommandSupport.prepare(inv, repo: repo, context: context)
+            if let recorder = context.recorder {
                 let plan = IncrementalHistory.plan(inv, repo: repo, recorder: recorder)
                 if plan.base != nil { history.excludeCommits = plan.since }
                 recorder.base = plan.base
@@ -33,7 +34,7 @@ enum HistoryCommand {
         } else {
             // git starts listing commits while the rules compile.
             let wanted = history
-            (ruleSet, options, opened) = try GitCommandSupport.prepare(inv, repo: repo, meanwhile: {
+            (ruleSet, options, opened) = try GitCommandSupport.prepare(inv, repo: repo, context: context, meanwhile: {
                 try HistoryScanner.open(repository: repo, history: wanted)
             })
         }
@@ -44,15 +45,15 @@ enum HistoryCommand {
             throw GitCommandSupport.describe(error)
         }
         let scanner = HistoryScanner(ruleSet: ruleSet, options: options, history: history)
-        DatastoreRecorder.current?.attach(to: scanner)
-        let progress = (inv.progress ?? Terminal.stderrIsTerminal) ? ProgressLine(scanner.progress, kind: .history) : nil
+        context.recorder?.attach(to: scanner)
+        let progress = context.progressLine(inv, scanner.progress, kind: .history)
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
         var notes = (planNote.map { [$0] } ?? []) + outcome.notes
         if scanner.storedBlobs > 0 { notes.append(DatastoreRecorder.cacheNote(scanner.storedBlobs)) }
-        if let killed = DatastoreRecorder.current?.resuming { notes.append(DatastoreRecorder.resumeNote(scanner.resumedCommits, killed: killed)) }
-        return try GitCommandSupport.deliver(outcome.result, notes: notes, inv, options, repo: repo, push: true)
+        if let killed = context.recorder?.resuming { notes.append(DatastoreRecorder.resumeNote(scanner.resumedCommits, killed: killed)) }
+        return try GitCommandSupport.deliver(outcome.result, notes: notes, inv, options, repo: repo, push: true, context: context)
     }
 }
 
@@ -61,13 +62,13 @@ enum GitCommandSupport {
     /// The notes, the report and, as a hook (`--hook`), the closing line. A hook that lets
     /// the commit or push through prints nothing at all.
     static func deliver(_ result: ScanResult, notes: [String], _ inv: Invocation, _ options: ScanOptions,
-                        repo: String, push: Bool) throws -> Int32 {
+                        repo: String, push: Bool, context: RunContext) throws -> Int32 {
         let clean = result.findings.isEmpty && result.issues.isEmpty
         if !(inv.hookMode && clean) {
-            for note in notes { Terminal.err("keyshape: note: \(note)\n") }
+            for note in notes { context.err("keyshape: note: \(note)\n") }
         }
-        let status = try Report.deliver(result, inv, options, roots: .repository(repo))
-        if inv.hookMode && status != 0 { Terminal.err(HookCommand.stopLine(result, push: push) + "\n") }
+        let status = try Report.deliver(result, inv, options, roots: .repository(repo), context: context)
+        if inv.hookMode && status != 0 { context.err(HookCommand.stopLine(result, push: push) + "\n") }
         return status
     }
 
@@ -83,13 +84,13 @@ enum GitCommandSupport {
         return rest.first ?? "."
     }
 
-    static func prepare(_ inv: Invocation, repo: String) throws -> (RuleSet, ScanOptions) {
-        try ScanCommand.prepare(inv, roots: [repo])
+    static func prepare(_ inv: Invocation, repo: String, context: RunContext) throws -> (RuleSet, ScanOptions) {
+        try ScanSetup.prepare(inv, roots: [repo], context: context)
     }
 
     /// `prepare`, with `meanwhile` (reading git) run on another thread as the rules load;
     /// a rule error is thrown first, `meanwhile`'s outcome is returned as it came.
-    static func prepare<T>(_ inv: Invocation, repo: String, meanwhile: @escaping @Sendable () throws -> T)
+    static func prepare<T>(_ inv: Invocation, repo: String, context: RunContext, meanwhile: @escaping @Sendable () throws -> T)
         throws -> (RuleSet, ScanOptions, Result<T, Error>) {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
@@ -97,7 +98,7 @@ enum GitCommandSupport {
             box.value = Result { try meanwhile() }
             done.signal()
         }
-        let prepared = Result { try prepare(inv, repo: repo) }
+        let prepared = Result { try prepare(inv, repo: repo, context: context) }
         done.wait()
         let (ruleSet, options) = try prepared.get()
         return (ruleSet, options, box.value!)

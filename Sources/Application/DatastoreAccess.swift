@@ -2,15 +2,16 @@ import Datastore
 import Foundation
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// Opening the `--datastore DB` a command names, with errors that say which file and why
 /// (exit 2 in main). A file keyshape did not write is refused before anything writes to it.
-enum DatastoreAccess {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum DatastoreAccess {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static func path(_ inv: Invocation) throws -> String {
+    public static func path(_ inv: Invocation) throws -> String {
         guard let path = inv.datastore, !path.isEmpty else {
             throw UsageError(message: "`keyshape \(inv.command.rawValue)` needs --datastore DB")
         }
@@ -18,27 +19,27 @@ enum DatastoreAccess {
     }
 
     /// A writer's connection: created when missing (`create`), else it must exist.
-    static func open(_ path: String, create: Bool) throws -> Datastore {
+    public static func open(_ path: String, create: Bool) throws -> Datastore {
         do { return try Datastore(path: path, create: create) } catch let e as DatastoreError {
             throw failure(path, e)
         }
     }
 
     /// A reader's connection (report, summarize): never creates, never writes.
-    static func reader(_ path: String) throws -> Datastore {
+    public static func reader(_ path: String) throws -> Datastore {
         do { return try Datastore(readingAt: path) } catch let e as DatastoreError {
             throw failure(path, e)
         }
     }
 
-    static func failure(_ path: String, _ error: Error) -> Failure {
+    public static func failure(_ path: String, _ error: Error) -> Failure {
         let message = (error as? DatastoreError)?.message ?? "\(error)"
         return Failure(description: "\(path): \(message)")
     }
 
     /// The git identity of a repository: its root commit ids (sorted, comma-joined), so two
     /// clones are known to be one repository; nil when git cannot say (no commit yet).
-    static func identity(ofRepository root: String) -> String? {
+    public static func identity(ofRepository root: String) -> String? {
         (try? Repository(path: root))?.rootCommits()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ScanPipeline
 import MatchEngine
 import TOML
+import CommandLineFlags
 
 /// `.keyshape.toml`: allowlists and `[scan]` settings. Rules come from `--rules` (and from a
 /// scanned root's `.gitleaks.toml` read in its place, see `loadGitleaks`).
@@ -94,7 +95,7 @@ struct ConfigFile {
                 switch key {
                 case "maxFileSize":
                     if let n = scan[key]?.integerValue { config.maxFileSize = Int(n) }
-                    else if let s = scan[key]?.stringValue, let n = FlagTable.parseSize(s) { config.maxFileSize = n }
+                    else if let s = scan[key]?.stringValue, let n = ByteSize.parse(s) { config.maxFileSize = n }
                     else { throw UsageError(message: "\(pos): maxFileSize must be a number of bytes or a size such as \"100MiB\"") }
                 case "minStringLength":
                     // The flag's bounds: a config must not raise it so far that binaries yield no strings.

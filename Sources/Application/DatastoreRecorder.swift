@@ -11,23 +11,21 @@ import ScanPipeline
 /// only the blobs no run scanned with the same rules. Fingerprints triaged as anything but
 /// open become the run's baseline.
 ///
-/// One per process: the command that opened it is the only run this process makes.
-final class DatastoreRecorder {
-    nonisolated(unsafe) static var current: DatastoreRecorder?
-
-    let store: Datastore
+/// One per run, held by its `RunContext`.
+public final class DatastoreRecorder {
+    public let store: Datastore
     let path: String
-    let run: Int64
-    let rulesHash: String
-    let repository: RepositoryRef
+    public let run: Int64
+    public let rulesHash: String
+    public let repository: RepositoryRef
     /// history: the run reads the whole history, and started from these commits (ref tips
     /// and reflog entries); recorded when it finishes without error, for the next run.
-    var tips: [String]?
+    public var tips: [String]?
     /// history: an incremental run on top of this earlier complete run, whose findings are
     /// carried forward into this one's.
-    var base: Int64?
+    public var base: Int64?
     /// history: the killed run whose walk this one takes over (`IncrementalHistory.plan`).
-    var resuming: Int64?
+    public var resuming: Int64?
     /// history: the walk's position, logged as it goes (`attach(to:)`).
     private var walkLog: DatastoreWalkLog?
     /// The sink that records findings as they are reported (`streaming(into:)`).
@@ -39,7 +37,7 @@ final class DatastoreRecorder {
 
     /// A sink for the scanner that records each batch as it fills, then hands the findings
     /// on to `next`. The findings it recorded are not recorded again at the end.
-    func streaming(into next: (any FindingSink)?) -> any FindingSink {
+    public func streaming(into next: (any FindingSink)?) -> any FindingSink {
         let s = DatastoreSink(store: store, run: run, minConfidence: minConfidence, next: next)
         sink = s
         return s
@@ -49,7 +47,7 @@ final class DatastoreRecorder {
     /// attributed, and the datastore's blob scans for these rules as the per-blob cache.
     /// Without a cache (it could not be opened) the run still scans and records its findings;
     /// the reason is an error at the end.
-    func attach(to history: HistoryScanner) {
+    public func attach(to history: HistoryScanner) {
         history.sink = streaming(into: history.sink)
         self.history = history
         do {
@@ -74,7 +72,7 @@ final class DatastoreRecorder {
     }
 
     /// The note a resumed history run gives.
-    static func resumeNote(_ commits: Int, killed: Int64) -> String {
+    public static func resumeNote(_ commits: Int, killed: Int64) -> String {
         "resumed the walk of run \(killed), which was killed: the \(commits) commit\(commits == 1 ? "" : "s") it attributed were not attributed again (its findings are carried over)"
     }
     private var cacheFailure: Error?
@@ -100,8 +98,8 @@ final class DatastoreRecorder {
 
     /// Opens the datastore (refusing a file keyshape did not write, before any scanning),
     /// adds its settled fingerprints to the baseline and records the run's start.
-    static func start(_ inv: Invocation, roots: [String], options: inout ScanOptions) throws {
-        guard recordsRuns(inv.command), let path = inv.datastore else { return }
+    static func start(_ inv: Invocation, roots: [String], options: inout ScanOptions, flagNames: [String]) throws -> DatastoreRecorder? {
+        guard recordsRuns(inv.command), let path = inv.datastore else { return nil }
         let store = try DatastoreAccess.open(path, create: true)
         do {
             options.settledPairs.formUnion(try store.settledPairs())
@@ -114,24 +112,25 @@ final class DatastoreRecorder {
             let repository = self.repository(inv, roots: roots, store: store)
             let hash = RulesIdentity.hash(inv, options: options)
             let run = try store.beginRun(RunStart(
-                command: inv.command.rawValue, arguments: ArgumentParser.flagNames(Array(CommandLine.arguments.dropFirst())),
+                command: inv.command.rawValue, arguments: flagNames,
                 keyshapeVersion: KeyshapeVersion.current, rulePack: BuiltinRules.packVersion,
                 rulesHash: hash, repository: repository))
-            current = DatastoreRecorder(store: store, path: path, run: run, rulesHash: hash, repository: repository,
-                                        dropSuppressedFromReport: !inv.includeSuppressed, minConfidence: inv.minConfidence ?? .low)
-            current?.baseline = options.baseline
-            current?.settledPairs = options.settledPairs
+            let recorder = DatastoreRecorder(store: store, path: path, run: run, rulesHash: hash, repository: repository,
+                                             dropSuppressedFromReport: !inv.includeSuppressed, minConfidence: inv.minConfidence ?? .low)
+            recorder.baseline = options.baseline
+            recorder.settledPairs = options.settledPairs
+            return recorder
         } catch {
             throw DatastoreAccess.failure(path, error)
         }
     }
 
     /// The note a history run gives when the per-blob cache spared it reading blobs.
-    static func cacheNote(_ blobs: Int) -> String {
+    public static func cacheNote(_ blobs: Int) -> String {
         "\(blobs) blob\(blobs == 1 ? "" : "s") already scanned with these rules came from the datastore (not read from git again)"
     }
 
-    static func recordsRuns(_ command: Invocation.Command) -> Bool { FlagTable.recording.contains(command) }
+    static func recordsRuns(_ command: Invocation.Command) -> Bool { Invocation.Command.recording.contains(command) }
 
     /// An incremental run's report: every finding this run now counts as seen (its own and
     /// those carried forward), less the ones the baseline (triage, `--baseline`) settles.
@@ -162,7 +161,7 @@ final class DatastoreRecorder {
     /// Records `result` and marks the run finished; the result the reports should show
     /// (suppressed findings only when asked for). A write that fails is an error line and
     /// exit status 2: the run was asked to be recorded and was not.
-    func finish(_ result: ScanResult) -> (report: ScanResult, recorded: Bool) {
+    func finish(_ result: ScanResult, context: RunContext) -> (report: ScanResult, recorded: Bool) {
         var report = result
         let triaged = result.suppressed.filter { $0.suppression == .baseline }.map(\.finding)
         if dropSuppressedFromReport { report.suppressed = [] }
@@ -211,7 +210,7 @@ final class DatastoreRecorder {
                                 complete: complete, tips: tips ?? [])
             return (report, true)
         } catch {
-            Terminal.err("keyshape: error: \(DatastoreAccess.failure(path, error))\n")
+            context.err("keyshape: error: \(DatastoreAccess.failure(path, error))\n")
             return (report, false)
         }
     }

@@ -8,7 +8,7 @@ import ScanReport
 enum GitleaksIgnore {
     static let name = ".gitleaksignore"
 
-    static func read(roots: [String], noConfig: Bool, into options: inout ScanOptions) throws {
+    static func read(roots: [String], noConfig: Bool, into options: inout ScanOptions, context: RunContext) throws {
         var isDir: ObjCBool = false
         guard roots.count == 1, FileManager.default.fileExists(atPath: roots[0], isDirectory: &isDir), isDir.boolValue else { return }
         let path = (roots[0] as NSString).appendingPathComponent(name)
@@ -16,7 +16,7 @@ enum GitleaksIgnore {
         if noConfig || !SettingPolicy.permits(SettingPolicy.gitleaksIgnore, from: .repository) { options.ignoredConfigFiles.append(path); return }
         let text = try ConfigFile.readText(path)
         let (entries, warnings) = GitleaksBaseline.parseIgnoreFile(text, path: path)
-        for w in warnings { Terminal.err(Terminal.warning(w)) }
+        for w in warnings { context.warn(w) }
         options.baselineEntries += entries
         options.configFiles.append(path)
     }

@@ -1,11 +1,12 @@
 import Datastore
 import Foundation
 import ScanCore
+import CommandLineFlags
 
 /// `keyshape summarize --datastore DB`: counts by rule, by repository and by secret (one
 /// `secretHash`: one key, however many places), read in one snapshot.
-enum SummarizeCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+public enum SummarizeCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let path = try DatastoreAccess.path(inv)
         guard inv.positionals.isEmpty else { throw UsageError(message: "`keyshape summarize` takes no arguments besides its flags") }
         let store = try DatastoreAccess.reader(path)
@@ -15,7 +16,7 @@ enum SummarizeCommand {
         } catch {
             throw DatastoreAccess.failure(path, error)
         }
-        Terminal.out(text(summary))
+        context.out(text(summary))
         return 0
     }
 

@@ -2,14 +2,15 @@ import Datastore
 import Foundation
 import ScanCore
 import ScanReport
+import CommandLineFlags
 
 /// `keyshape report --datastore DB [--format F] [--status S,...] [--rule ID] [--repo R]`:
 /// the recorded findings through the same reporters a scan uses. By default only open
 /// findings: a triaged one (accepted, false-positive, revoked, fixed) is settled, as a
 /// baseline would have it. The datastore is read in one snapshot, so a scan writing at the
 /// same time shows its batches whole or not at all.
-enum ReportCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+public enum ReportCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let path = try DatastoreAccess.path(inv)
         guard inv.positionals.isEmpty else { throw UsageError(message: "`keyshape report` takes no arguments besides its flags") }
         let store = try DatastoreAccess.reader(path)
@@ -29,22 +30,22 @@ enum ReportCommand {
         options.sarif = SARIFSettings(category: Report.category(inv))
         options.scanTimes = Report.scanTimes(seconds: 0)
         var primary = options
-        primary.color = Report.colors(inv)
+        primary.color = Report.colors(inv, context)
 
         // A report of what the datastore holds succeeds whatever it holds (a `set -e` script
         // that wants the page must not stop on it); a gate asks with --exit-code.
         var status: Int32 = !inv.exitCodeGiven ? 0 : issues.isEmpty ? (stored.isEmpty ? 0 : inv.exitCode) : 2
         if let output = inv.output {
-            if !Report.write(inv.format.render(result, primary), to: output) { status = 2 }
+            if !Report.write(inv.format.render(result, primary), to: output, context) { status = 2 }
         } else {
-            Terminal.out(inv.format.render(result, primary))
+            context.out(inv.format.render(result, primary))
         }
-        for extra in inv.extraOutputs where !Report.write(extra.format.render(result, options), to: extra.path) { status = 2 }
+        for extra in inv.extraOutputs where !Report.write(extra.format.render(result, options), to: extra.path, context) { status = 2 }
         if !inv.format.carriesErrors || inv.output != nil {
-            for issue in issues { Terminal.err("keyshape: error: \(issue)\n") }
+            for issue in issues { context.err("keyshape: error: \(issue)\n") }
         }
         let shown = filter.statuses.sorted().map(\.rawValue).joined(separator: ", ")
-        Terminal.err("keyshape report: \(stored.count) finding\(stored.count == 1 ? "" : "s") (\(shown))"
+        context.err("keyshape report: \(stored.count) finding\(stored.count == 1 ? "" : "s") (\(shown))"
                      + (issues.isEmpty ? "" : "; \(issues.count) error\(issues.count == 1 ? "" : "s") in the latest runs") + "\n")
         return status
     }

@@ -14,8 +14,8 @@ import ScanPipeline
 ///
 /// Not a secret and not an integrity check: two 64-bit FNV-1a-style lanes (different offset
 /// bases and multipliers) is enough to tell rule packs apart, and needs no crypto library here.
-enum RulesIdentity {
-    static func hash(_ inv: Invocation, options: ScanOptions) -> String {
+public enum RulesIdentity {
+    public static func hash(_ inv: Invocation, options: ScanOptions) -> String {
         var hasher = Hasher128()
         if !inv.noBuiltinRules {
             for (name, encoded) in BuiltinRules.tables {

@@ -9,25 +9,29 @@ import ScanPipeline
 /// listed files' bytes (folders) or the commits (history).
 /// It prints counts and keyshape's own labels only: never a path (a file name can itself
 /// be sensitive), a ref name, nor content.
-final class ProgressLine: @unchecked Sendable {
+public final class ProgressLine: @unchecked Sendable {
     private let progress: ScanProgress
     private let started = Date()
     private var thread: Thread?
     private let done = NSCondition()
     private var finished = false
 
-    enum Kind { case files, history }
+    public enum Kind { case files, history }
     private let kind: Kind
     /// A part's name before the counts (`audit`: sources, history, products).
     private let label: String?
 
-    init(_ progress: ScanProgress, kind: Kind = .files, label: String? = nil) {
+    /// Where the redraws go (the run's stderr, raw).
+    private let write: (String) -> Void
+
+    init(_ progress: ScanProgress, kind: Kind = .files, label: String? = nil, write: @escaping (String) -> Void) {
+        self.write = write
         self.progress = progress
         self.kind = kind
         self.label = label
     }
 
-    func start() {
+    public func start() {
         let t = Thread { [self] in
             done.lock()
             while !finished {
@@ -43,13 +47,13 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Draws the final counts once (a log that keeps every redraw, `--progress` into a
     /// file, ends on the totals even for a scan shorter than one redraw), then erases the line.
-    func stop() {
+    public func stop() {
         done.lock()
         finished = true
         draw()
         done.signal()
         done.unlock()
-        Terminal.progress("\r\u{1B}[K")
+        write("\r\u{1B}[K")
     }
 
     /// Runs `body` (a write to stdout) with the progress line erased and not redrawn
@@ -57,12 +61,12 @@ final class ProgressLine: @unchecked Sendable {
     func clearedWhile(_ body: () -> Void) {
         done.lock()
         defer { done.unlock() }
-        Terminal.progress("\r\u{1B}[K")
+        write("\r\u{1B}[K")
         body()
     }
 
     private func draw() {
-        Terminal.progress("\r\u{1B}[K" + text(elapsed: Date().timeIntervalSince(started)))
+        write("\r\u{1B}[K" + text(elapsed: Date().timeIntervalSince(started)))
     }
 
     /// The line's text (without the redraw codes): a bar of the share done, then the counts.
@@ -122,5 +126,14 @@ final class ProgressLine: @unchecked Sendable {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         if s < 3600 { return "\(s / 60)m\(two(s % 60))s" }
         return "\(s / 3600)h\(two(s / 60 % 60))m"
+    }
+}
+
+extension RunContext {
+    /// A progress line for `progress` when `--progress` asks for one, or (neither
+    /// `--progress` nor `--no-progress` given) stderr is a terminal; else nil.
+    func progressLine(_ inv: Invocation, _ progress: ScanProgress, kind: ProgressLine.Kind = .files, label: String? = nil) -> ProgressLine? {
+        guard inv.progress ?? stderrIsTerminal else { return nil }
+        return ProgressLine(progress, kind: kind, label: label, write: redraw)
     }
 }

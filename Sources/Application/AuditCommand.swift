@@ -3,6 +3,7 @@ import ScanCore
 import ScanPipeline
 import ScanReport
 import MatchEngine
+import CommandLineFlags
 
 /// `keyshape audit [REPO] [--products PATH ...]`: the release gate in one step. The sources
 /// (in a git repository, the files git tracks plus untracked files it does not ignore), the
@@ -15,10 +16,10 @@ import MatchEngine
 /// own: every file the range added or changed is scanned in the commit that did it, and what
 /// the range did not touch is what the base already had, which a scan of the base reports.
 /// Build products are scanned as always.
-enum AuditCommand {
-    static func run(_ inv: Invocation) throws -> Int32 {
+public enum AuditCommand {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let repo = try GitCommandSupport.repository(inv)
-        let (ruleSet, options) = try GitCommandSupport.prepare(inv, repo: repo)
+        let (ruleSet, options) = try GitCommandSupport.prepare(inv, repo: repo, context: context)
         var combined = ScanResult(rules: ruleSet.ruleInfos)
         let started = Date()
 
@@ -41,9 +42,9 @@ enum AuditCommand {
 
         // Sources.
         if selecting {
-            partLine(inv, "keyshape audit: sources: the selected commits' changes stand for them (--since/--range)\n")
+            partLine(inv, context, "keyshape audit: sources: the selected commits' changes stand for them (--since/--range)\n")
         } else {
-            scanSources(inv, git: git, repo: repo, ruleSet: ruleSet, options: options, into: &combined)
+            scanSources(inv, git: git, repo: repo, ruleSet: ruleSet, options: options, into: &combined, context: context)
         }
 
         // History.
@@ -53,15 +54,15 @@ enum AuditCommand {
             wanted.ranges = inv.ranges
             if let n = inv.maxCommitPaths { wanted.maxCommitPaths = n }
             let history = HistoryScanner(ruleSet: ruleSet, options: options, history: wanted)
-            DatastoreRecorder.current?.attach(to: history)
-            let historyProgress = progressLine(inv, history.progress, .history, "history")
+            context.recorder?.attach(to: history)
+            let historyProgress = startedProgress(inv, history.progress, .history, "history", context)
             do {
                 let scanned = Result { try history.scan(repository: repo) }
                 historyProgress?.stop()
                 let outcome = try scanned.get()
-                for note in outcome.notes { Terminal.err("keyshape: note: \(note)\n") }
+                for note in outcome.notes { context.err("keyshape: note: \(note)\n") }
                 merge(outcome.result, into: &combined)
-                partLine(inv, "keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
+                partLine(inv, context, "keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
             } catch let e as HistoryScanner.RequestError {
                 // A revision that names no commit: the request was wrong, as in `history`.
                 throw UsageError(message: e.message)
@@ -70,32 +71,32 @@ enum AuditCommand {
             }
         } else if let historyFailure {
             combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(historyFailure))"))
-            Terminal.err("keyshape audit: history: not scanned (an error entry says why)\n")
+            context.err("keyshape audit: history: not scanned (an error entry says why)\n")
         } else {
-            partLine(inv, "keyshape audit: history: none (no git repository in or above this folder)\n")
+            partLine(inv, context, "keyshape audit: history: none (no git repository in or above this folder)\n")
         }
 
         // Build products: paths keep the product path as given, so reports say which build.
         for product in inv.products {
             let productScanner = Scanner(ruleSet: ruleSet, options: options)
-            let productProgress = progressLine(inv, productScanner.progress, .files, "products")
+            let productProgress = startedProgress(inv, productScanner.progress, .files, "products", context)
             let result = productScanner.scan(paths: [product], keepRootInPaths: true).result
             productProgress?.stop()
             merge(result, into: &combined)
-            partLine(inv, "keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
+            partLine(inv, context, "keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
         }
 
         combined.findings.sort()
         combined.issues.sort()
         combined.suppressed.sort()
         combined.stats.seconds = Date().timeIntervalSince(started)
-        return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products))
+        return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products), context: context)
     }
 
     /// The working tree: in a git work tree the files git tracks plus the untracked ones it
     /// does not ignore; elsewhere (or when git cannot list them) the folder.
     static func scanSources(_ inv: Invocation, git: Repository?, repo: String, ruleSet: RuleSet, options: ScanOptions,
-                            into combined: inout ScanResult) {
+                            into combined: inout ScanResult, context: RunContext) {
         let sources: (result: ScanResult, notes: [ScanIssue])
         var listed: [[UInt8]]?
         if let git, !git.isBare {
@@ -105,30 +106,30 @@ enum AuditCommand {
             }
         }
         let sourceScanner = Scanner(ruleSet: ruleSet, options: options)
-        let sourceProgress = progressLine(inv, sourceScanner.progress, .files, "sources")
+        let sourceProgress = startedProgress(inv, sourceScanner.progress, .files, "sources", context)
         if let git, let listed {
             sources = sourceScanner.scan(relativePaths: listed, under: git.root)
         } else {
             sources = sourceScanner.scan(paths: [repo])
         }
         sourceProgress?.stop()
-        for note in sources.notes { Terminal.err("keyshape: note: \(note)\n") }
+        for note in sources.notes { context.err("keyshape: note: \(note)\n") }
         merge(sources.result, into: &combined)
-        partLine(inv, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
+        partLine(inv, context, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
     }
 
     /// A started progress line for one part, when progress is shown (`--progress`, or by
     /// default when stderr is a terminal); each part has its own, named by its label.
-    static func progressLine(_ inv: Invocation, _ progress: ScanProgress, _ kind: ProgressLine.Kind, _ label: String) -> ProgressLine? {
-        guard inv.progress ?? Terminal.stderrIsTerminal else { return nil }
-        let line = ProgressLine(progress, kind: kind, label: label)
-        line.start()
+    static func startedProgress(_ inv: Invocation, _ progress: ScanProgress, _ kind: ProgressLine.Kind, _ label: String,
+                                _ context: RunContext) -> ProgressLine? {
+        let line = context.progressLine(inv, progress, kind: kind, label: label)
+        line?.start()
         return line
     }
 
     /// A part's counts on stderr; `--quiet` leaves them out with the summary.
-    static func partLine(_ inv: Invocation, _ text: String) {
-        if !inv.quiet { Terminal.err(text) }
+    static func partLine(_ inv: Invocation, _ context: RunContext, _ text: String) {
+        if !inv.quiet { context.err(text) }
     }
 
     static func merge(_ part: ScanResult, into combined: inout ScanResult) {

@@ -2,6 +2,7 @@ import Datastore
 import Foundation
 import ScanCore
 import ScanPipeline
+import CommandLineFlags
 
 /// `keyshape import --datastore DB REPORT.jsonl...`: merges JSONL reports written by jobs
 /// elsewhere (one per repository, say) into the datastore. Idempotent: a finding already
@@ -10,11 +11,11 @@ import ScanPipeline
 ///
 /// Each report is one run, read whole before anything is written: a report that cannot be
 /// read or parsed is an error (exit 2) and adds nothing; the others are still imported.
-enum ImportCommand {
+public enum ImportCommand {
     /// A report of up to this many bytes (a JSONL line is about 400 bytes: ~2.5 million findings).
     static let maxReportSize = 1 << 30
 
-    static func run(_ inv: Invocation) throws -> Int32 {
+    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
         let path = try DatastoreAccess.path(inv)
         guard !inv.positionals.isEmpty else { throw UsageError(message: "`keyshape import` needs one or more JSONL reports") }
         guard inv.filterRepos.count <= 1 else { throw UsageError(message: "import: --repo names the one repository the reports belong to") }
@@ -26,28 +27,28 @@ enum ImportCommand {
                 let bytes = try SettingsFile.contents(of: report, limit: maxReportSize)
                 findings = try JSONLReport.parse(Data(bytes))
             } catch let e as JSONLReport.ReadError {
-                Terminal.err("keyshape: error: \(report): not a keyshape JSONL report (\(e))\n")
+                context.err("keyshape: error: \(report): not a keyshape JSONL report (\(e))\n")
                 status = 2
                 continue
             } catch let e as SettingsFile.ReadError {
-                Terminal.err("keyshape: error: \(report): cannot read (\(e.message))\n")
+                context.err("keyshape: error: \(report): cannot read (\(e.message))\n")
                 status = 2
                 continue
             } catch {
-                Terminal.err("keyshape: error: \(report): cannot read (\(FileErrors.describe(error)))\n")
+                context.err("keyshape: error: \(report): cannot read (\(FileErrors.describe(error)))\n")
                 status = 2
                 continue
             }
             let name = inv.filterRepos.first ?? defaultName(report)
             do {
                 let run = try store.beginRun(RunStart(
-                    command: "import", arguments: ArgumentParser.flagNames(Array(CommandLine.arguments.dropFirst())),
+                    command: "import", arguments: context.flagNames,
                     keyshapeVersion: KeyshapeVersion.current, rulePack: "", rulesHash: "",
                     repository: RepositoryRef(root: name, name: name)))
                 try store.record(findings, run: run)
                 try store.finishRun(run, findings: findings.count, errors: 0, stats: ScanStats())
                 let total = try store.findingCount()
-                Terminal.err("keyshape import: \(report): \(findings.count) finding\(findings.count == 1 ? "" : "s") for \(name); the datastore holds \(total)\n")
+                context.err("keyshape import: \(report): \(findings.count) finding\(findings.count == 1 ? "" : "s") for \(name); the datastore holds \(total)\n")
             } catch {
                 throw DatastoreAccess.failure(path, error)
             }
