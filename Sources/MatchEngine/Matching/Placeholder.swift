@@ -16,7 +16,7 @@ import Darwin
 /// has odds of about 2·62⁻⁵ ≈ 2·10⁻⁹ per position in a base62 token, but 2·16⁻⁵ ≈ 2·10⁻⁶ in a
 /// hex one; see `minimumRun`), or when such runs make most of the value. PlaceholderTests hold
 /// this against 100 000 random tokens of each common alphabet and length.
-public enum Placeholder {
+public enum Placeholder: ASCIIByteClasses {
     /// Values providers publish in their own documentation, matched whole. AWS's are covered by
     /// the `EXAMPLE` word already (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY);
     /// these are the ones without a marker word.
@@ -378,12 +378,6 @@ public enum Placeholder {
 
     // MARK: - Bytes
 
-    static func lower(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 32 : b }
-    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
-    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
-    static func isLetter(_ b: UInt8) -> Bool { isUpper(b) || isLower(b) }
-    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    static func isAlnum(_ b: UInt8) -> Bool { isLetter(b) || isDigit(b) }
     static func isSeparator(_ b: UInt8) -> Bool { b == 0x5F || b == 0x2D || b == 0x2E || b == 0x20 }
 
     static func index(of byte: UInt8, in v: Bytes, from: Int) -> Int? {

@@ -26,7 +26,7 @@ struct CredentialName: Equatable {
 }
 
 /// Reads names. Pure and allocation-light: names are at most `maximumLength` bytes.
-struct CredentialNameScorer {
+struct CredentialNameScorer: ASCIIByteClasses {
     static let maximumLength = 80
     /// The provider names of the rule, keyed by their lowercase letters and digits
     /// (`New Relic` is `newrelic`, matched against one word or adjacent words joined).
@@ -229,11 +229,6 @@ struct CredentialNameScorer {
     }
 
     static func isDigits(_ w: [UInt8]) -> Bool { !w.isEmpty && w.allSatisfy(isDigit) }
-    static func lower(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 32 : b }
-    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
-    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
-    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    static func isAlnum(_ b: UInt8) -> Bool { isUpper(b) || isLower(b) || isDigit(b) }
 }
 
 extension Array where Element == UInt8 {

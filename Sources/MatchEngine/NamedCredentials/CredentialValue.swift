@@ -18,7 +18,7 @@ enum ValueForm: Equatable {
 /// Scores a value found under a credential name: what it is not (a reference, a path, a URL
 /// without credentials, a boolean, a number, a date, a version, an identifier, a placeholder),
 /// and then how random it looks for its alphabet. Pure.
-enum CredentialValueScorer {
+enum CredentialValueScorer: ASCIIByteClasses {
     /// A value longer than this is a blob or a document, not a credential this pass reads.
     static let maximumLength = 256
     /// Shortest weak password reported: `hunter2` is 7, `secret1` 7; 5 and under are mostly
@@ -292,10 +292,4 @@ enum CredentialValueScorer {
     }
 
     static func hasSpace(_ v: UnsafeBufferPointer<UInt8>) -> Bool { v.contains { $0 == 0x20 || $0 == 0x09 } }
-    static func lower(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 32 : b }
-    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
-    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
-    static func isLetter(_ b: UInt8) -> Bool { isUpper(b) || isLower(b) }
-    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    static func isAlnum(_ b: UInt8) -> Bool { isLetter(b) || isDigit(b) }
 }
