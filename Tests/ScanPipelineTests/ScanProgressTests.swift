@@ -13,7 +13,7 @@ final class ScanProgressTests: XCTestCase {
         tree.write("big.txt", String(repeating: "line of text without a key\n", count: 400_000))  // 10.8 MB: several chunks
         tree.write("small.txt", "token = \(TestRules.token)\n")
         tree.write("blob.bin", Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
-        tree.write("skipped.txt", String(repeating: "y", count: 3_000_000))
+        tree.write("fill.txt", String(repeating: "y", count: 3_000_000))
         let zip = tree.path + "/members.zip"
         let made = Process()
         made.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -27,7 +27,6 @@ final class ScanProgressTests: XCTestCase {
         }
         var options = ScanOptions(jobs: 2)
         options.hashKey = "test"
-        options.maxFileSize = 2_000_000 * 6  // skipped.txt (3 MB) is scanned; nothing is over
         let scanner = Scanner(ruleSet: TestRules.set(), options: options)
         let result = scanner.scan(paths: [tree.path]).result
         XCTAssertEqual(result.findings.count, 2, "small.txt and its copy in the zip")
