@@ -101,3 +101,17 @@ final class ProviderShapesTests: XCTestCase {
         }
     }
 }
+
+extension ProviderShapesTests {
+    func testTheFirstLookFindsNamesAcrossSeparatorsAndCase() {
+        func mentions(_ text: String, _ name: String) -> Bool {
+            var bytes = Array(text.utf8)
+            return bytes.withUnsafeMutableBytes { ProviderShapes.mentions(UnsafeRawBufferPointer($0), Array(name.utf8)) }
+        }
+        XCTAssertTrue(mentions("export NEW_RELIC_LICENSE_KEY=", "newrelic"))
+        XCTAssertTrue(mentions("newRelicKey: ", "newrelic"))
+        XCTAssertTrue(mentions("TELEGRAM_BOT_TOKEN=", "telegram"))
+        XCTAssertFalse(mentions("api_token = ", "telegram"))
+        XCTAssertFalse(mentions("tele", "telegram"))
+    }
+}

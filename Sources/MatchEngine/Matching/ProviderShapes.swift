@@ -97,7 +97,13 @@ public struct ProviderShapes: Sendable {
     /// quotes, spaces and operator between.
     static let nameReach = 100
 
-    public init(_ entries: [ProviderShape]) { self.entries = entries }
+    /// Every entry's names, for a first look at the name's bytes before it is split into words.
+    let allNames: [[UInt8]]
+
+    public init(_ entries: [ProviderShape]) {
+        self.entries = entries
+        allNames = Array(Set(entries.flatMap(\.names))).filter { !$0.isEmpty }
+    }
 
     public var isEmpty: Bool { entries.isEmpty }
 
@@ -110,6 +116,10 @@ public struct ProviderShapes: Sendable {
         var from = max(match.lowerBound, limit)
         while from > limit, ProviderShapes.isNameByte(buffer[from - 1]) { from -= 1 }
         guard from < secret.lowerBound else { return false }
+        // Most generic matches name no provider of the list: a look for the names' letters,
+        // without allocating, comes before the words.
+        let region = UnsafeRawBufferPointer(rebasing: buffer[from..<secret.lowerBound])
+        guard allNames.contains(where: { ProviderShapes.mentions(region, $0) }) else { return false }
         var words: [[UInt8]] = []
         CredentialNameScorer.split(UnsafeRawBufferPointer(rebasing: buffer[from..<secret.lowerBound]).bindMemory(to: UInt8.self), into: &words)
         if words.isEmpty { return false }
@@ -149,6 +159,25 @@ public struct ProviderShapes: Sendable {
         for part in narrowerAlphabets where v.allSatisfy(part.contains) {
             let narrow = Double(part.intersection(alphabet).count)
             if narrow < whole && Double(v.count) * log2(whole / narrow) > log2(1e6) { return true }
+        }
+        return false
+    }
+
+    /// Whether `name` (lowercase letters and digits) occurs in `region`, ASCII
+    /// case-insensitively and across the separators that join a name's words (`new_relic`).
+    static func mentions(_ region: UnsafeRawBufferPointer, _ name: [UInt8]) -> Bool {
+        let m = name.count, n = region.count
+        var i = 0
+        while i + m <= n {
+            var j = 0, k = i
+            while j < m && k < n {
+                let b = region[k]
+                if j > 0 && (b == 0x5F || b == 0x2D || b == 0x2E) { k += 1; continue }
+                if (b | 0x20) != name[j] { break }
+                j += 1; k += 1
+            }
+            if j == m { return true }
+            i += 1
         }
         return false
     }
