@@ -10,11 +10,10 @@ final class AllowlistFailureTests: XCTestCase {
     let run = String(repeating: "a", count: 40) + "!"
 
     func scanAll(_ set: RuleSet, _ text: String, path: String?, reportAllowlisted: Bool = false) -> (matches: [RuleMatch], failures: [RuleFailure]) {
-        let matcher = Matcher(ruleSet: set)
-        matcher.reportsAllowlisted = reportAllowlisted
         // The pathological run is itself placeholder-shaped (one repeated letter): the filter
         // is off so it reaches the allowlist under test.
-        matcher.dropsPlaceholders = false
+        let matcher = Matcher(ruleSet: set, mode: MatchMode(reportsAllowlisted: reportAllowlisted, dropsPlaceholders: false,
+                                                            genericsYield: true, defers: false))
         var matches: [RuleMatch] = []
         var failures: [RuleFailure] = []
         var bytes = Array(text.utf8)

@@ -26,10 +26,7 @@ final class GenericYieldTests: XCTestCase {
     /// The matches of a scan with the scanner's settings (allowlisted matches handed on,
     /// path and commit conditions left pending): rule id, secret, allowlisted, pending.
     func matches(_ set: RuleSet, _ text: String, yields: Bool = true) -> [String] {
-        let matcher = Matcher(ruleSet: set)
-        matcher.reportsAllowlisted = true
-        matcher.defersContext = true
-        matcher.genericsYield = yields
+        let matcher = Matcher(ruleSet: set, mode: yields ? .scan : .ruleExamples)
         var bytes = Array(text.utf8)
         var out: [String] = []
         bytes.withUnsafeMutableBytes { buf in

@@ -94,10 +94,9 @@ public enum RuleChecker {
             }
         }
         let (set, _) = RuleSet.combining(files)
-        let matcher = Matcher(ruleSet: set)
         // Each rule answers for its own examples: a generic rule's example that a provider
-        // rule also finds must still be found by the generic rule.
-        matcher.genericsYield = false
+        // rule also finds must still be found by the generic rule (`MatchMode.ruleCheck`).
+        let matcher = Matcher(ruleSet: set, mode: .ruleCheck)
         let run: (String) -> [ExampleMatch] = runner?(set) ?? { RuleChecker.run(matcher, $0) }
         for (index, rule) in set.rules.enumerated() {
             for (n, example) in rule.examples.enumerated() {

@@ -1,6 +1,6 @@
 /// What the matcher could not decide about a match without the buffer's path or commit,
 /// left to the scanner, which knows them (`RuleSet.settle`). The matcher knows bytes only
-/// (`Matcher.defersContext`): a rule's `path` filter and the allowlists with `paths` or
+/// (`MatchMode.scan`): a rule's `path` filter and the allowlists with `paths` or
 /// `commits` are evaluated here in two halves: their byte checks (regexes, stopwords)
 /// when the match is made, while the bytes are at hand, and their path and commit
 /// checks when the scanner settles the match. So a blob scanned once, without a path,

@@ -26,8 +26,8 @@ final class BufferPipeline {
     }
 
     /// - Parameter hashes: shared by the workers of one scan (see `BufferScanner`).
-    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
-        scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes)
+    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil, mode: MatchMode = .scan) {
+        scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes, mode: mode)
         self.options = options
         transforms = BufferPipeline.standardTransforms(options)
     }

@@ -61,12 +61,11 @@ final class BufferScanner {
 
     /// - Parameter hashes: shared by the workers of one scan, so each distinct secret's
     ///   deliberately slow hash is computed once.
-    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
-        matcher = Matcher(ruleSet: ruleSet)
-        matcher.reportsAllowlisted = true
+    /// - Parameter mode: `.scan`, or `.ruleExamples` for `rules check`'s examples.
+    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil, mode: MatchMode = .scan) {
         // The matcher knows bytes only; path and commit conditions are settled here, or by
         // history per path and commit (`BufferFinding.pending`).
-        matcher.defersContext = true
+        matcher = Matcher(ruleSet: ruleSet, mode: mode)
         scratch = ruleSet.makeScratch()
         self.options = options
         self.hashes = hashes ?? SecretHashMemo(options: options)
@@ -127,8 +126,7 @@ final class BufferScanner {
         var found: [BufferFinding] = []
         var matchStarts: [Int] = []
         resumeAt = nil
-        matcher.pass = twoPass ? .trusted : .all
-        match(buffer, original: buffer, isBinary: isBinary, context: context, accept: accept, linesBefore: linesBefore,
+        match(buffer, original: buffer, isBinary: isBinary, context: context, pass: twoPass ? .trusted : .all, accept: accept, linesBefore: linesBefore,
               columnsBefore: columnsBefore, reference: reference, continues: resumable != nil,
               found: &found, matchStarts: &matchStarts, onFailure: onFailure)
         if twoPass { trustedSpans = matcher.trustedSpans }
@@ -187,12 +185,10 @@ final class BufferScanner {
     private func repositoryPass(_ buffer: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: MatchContext,
                                 accept: Range<Int>?, linesBefore: Int, columnsBefore: Int,
                                 found: inout [BufferFinding], onFailure: (RuleFailure) -> Void) {
-        matcher.pass = .repository
-        defer { matcher.pass = .trusted }
         var starts: [Int] = []
         let spans = hidden.filter { !$0.isEmpty }
         guard !spans.isEmpty else {
-            match(buffer, original: buffer, isBinary: isBinary, context: context, accept: accept, linesBefore: linesBefore,
+            match(buffer, original: buffer, isBinary: isBinary, context: context, pass: .repository, accept: accept, linesBefore: linesBefore,
                   columnsBefore: columnsBefore, reference: nil, continues: false, found: &found, matchStarts: &starts, onFailure: onFailure)
             return
         }
@@ -210,7 +206,7 @@ final class BufferScanner {
             for i in span.clamped(to: 0..<buffer.count) where copy[i] != 0x0A && copy[i] != 0x0D { copy[i] = 0 }
         }
         var mine: [BufferFinding] = []
-        match(UnsafeRawBufferPointer(copy), original: buffer, isBinary: isBinary, context: context, accept: accept,
+        match(UnsafeRawBufferPointer(copy), original: buffer, isBinary: isBinary, context: context, pass: .repository, accept: accept,
               linesBefore: linesBefore, columnsBefore: columnsBefore, reference: nil, continues: false,
               found: &mine, matchStarts: &starts, onFailure: onFailure, touches: { whole in
             // Binary search for the first merged span ending after the match starts.
@@ -224,7 +220,7 @@ final class BufferScanner {
     /// One matcher pass over `buffer` (what the rules see), each match turned into a finding
     /// placed in `original` (the bytes as read: the same offsets).
     private func match(_ buffer: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext,
-                       accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, reference: HitReference?, continues: Bool,
+                       pass: Matcher.RulePass, accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, reference: HitReference?, continues: Bool,
                        found: inout [BufferFinding], matchStarts: inout [Int], onFailure: (RuleFailure) -> Void,
                        touches: ((Range<Int>) -> Bool)? = nil) {
         lineIndex.reset()
@@ -240,10 +236,10 @@ final class BufferScanner {
             if isNew { lineAllowed = InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: original[range])) }
             return (range, lineAllowed)
         }
-        // A mask is newlines outside its runs: the keyword pass skips them.
-        matcher.sparseFiller = isBinary ? 0x0A : nil
         matcher.knownPath = settlesNow ? context.path : nil
-        matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
+        // A mask is newlines outside its runs: the keyword pass skips them.
+        matcher.scan(buffer, context: MatchContext(), pass: pass, sparseFiller: isBinary ? 0x0A : nil,
+                     accept: accept, reference: isBinary ? nil : reference,
                      continues: continues, onMatch: { m in
             if let touches, touches(m.match) { return }
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
