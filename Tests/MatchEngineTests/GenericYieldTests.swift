@@ -31,7 +31,7 @@ final class GenericYieldTests: XCTestCase {
         var out: [String] = []
         bytes.withUnsafeMutableBytes { buf in
             let raw = UnsafeRawBufferPointer(buf)
-            matcher.scan(raw, context: MatchContext(), onMatch: { m in
+            matcher.scan(raw, onMatch: { m in
                 let secret = String(decoding: raw[m.secret], as: UTF8.self) == value ? "value" : String(decoding: raw[m.secret], as: UTF8.self) == other ? "other" : "\(m.secret)"
                 out.append(set.rules[m.ruleIndex].id + " " + secret + (m.allowlisted ? " allowlisted" : "") + (m.pending != nil ? " pending" : ""))
             }, onFailure: { XCTFail($0.message) })

@@ -148,8 +148,7 @@ public enum RuleChecker {
         var bytes = Array(text.utf8)
         var found: [ExampleMatch] = []
         bytes.withUnsafeMutableBytes { buf in
-            matcher.scan(UnsafeRawBufferPointer(buf), context: MatchContext(),
-                         onMatch: { found.append(ExampleMatch(ruleIndex: $0.ruleIndex, secret: $0.secret)) }, onFailure: { _ in })
+            matcher.scan(UnsafeRawBufferPointer(buf), onMatch: { found.append(ExampleMatch(ruleIndex: $0.ruleIndex, secret: $0.secret)) }, onFailure: { _ in })
         }
         return found
     }

@@ -80,7 +80,7 @@ public final class Redactor: @unchecked Sendable {
         utf8.withUnsafeMutableBytes { raw in
             let buffer = UnsafeRawBufferPointer(raw)
             for matcher in matchers {
-                matcher.scan(buffer, context: MatchContext(), onMatch: { found.append($0.secret) },
+                matcher.scan(buffer, onMatch: { found.append($0.secret) },
                              onFailure: { _ in failed = true })
             }
         }

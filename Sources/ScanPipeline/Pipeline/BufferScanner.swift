@@ -26,7 +26,7 @@ struct BufferFinding {
     var steps: [ProvenanceStep] = []
     /// Path and commit conditions still to be settled (`RuleSet.settle`): set only for a
     /// buffer scanned without its place (a history blob, settled per path and commit).
-    var pending: ContextChecks? = nil
+    var pending: DeferredChecks? = nil
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool? = nil
     /// The named-credential pass's confidence and provider label (`RuleMatch.confidence`,
@@ -48,8 +48,10 @@ struct ValueTags: Sendable, Hashable {
 
 /// The matching stage of `BufferPipeline`, for one buffer of any origin (a file chunk, a
 /// git blob, a staged file, a derived buffer): masks binary content to printable runs,
-/// runs the matcher, marks allowlisted and inline-allowed findings as suppressed (inline
-/// markers on the original line), computes line, column and secret hash. One per worker
+/// runs the matcher on the rules `RuleFilter` lets run at the buffer's place, settles what
+/// the matcher left to the place (or hands it on with the finding), marks allowlisted and
+/// inline-allowed findings as suppressed (inline markers on the original line), computes
+/// line, column and secret hash. One per worker
 /// thread; its buffers are reused. Inputs go through `BufferPipeline`, never here directly.
 final class BufferScanner {
     let matcher: Matcher
@@ -57,7 +59,7 @@ final class BufferScanner {
     private let hashes: SecretHashMemo
     private var maskBuffer: UnsafeMutableRawBufferPointer
     private var lineIndex = TextPosition.LineIndex()
-    private let scratch: MatchScratch
+    private let filter: RuleFilter
 
     /// - Parameter hashes: shared by the workers of one scan, so each distinct secret's
     ///   deliberately slow hash is computed once.
@@ -66,7 +68,7 @@ final class BufferScanner {
         // The matcher knows bytes only; path and commit conditions are settled here, or by
         // history per path and commit (`BufferFinding.pending`).
         matcher = Matcher(ruleSet: ruleSet, mode: mode)
-        scratch = ruleSet.makeScratch()
+        filter = RuleFilter(ruleSet: ruleSet)
         self.options = options
         self.hashes = hashes ?? SecretHashMemo(options: options)
         maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
@@ -115,7 +117,7 @@ final class BufferScanner {
 
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
-    func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
+    func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: InputPlace, accept: Range<Int>? = nil,
               linesBefore: Int = 0, columnsBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
               resumable: Range<Int>? = nil,
               hashSecrets: Bool = true, repositoryRules: RepositoryRules = .inline,
@@ -156,7 +158,7 @@ final class BufferScanner {
     /// The repository pass of a buffer scanned with `repositoryRules: .deferred`: the rules of
     /// the scanned tree over `input` with `hidden` blanked (the trusted spans of that scan and
     /// whatever else the caller must keep from them).
-    func scanRepositoryRules(_ input: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: MatchContext,
+    func scanRepositoryRules(_ input: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: InputPlace,
                              accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, hashSecrets: Bool = true,
                              onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) {
         let buffer = isBinary ? masked(input) : input
@@ -182,7 +184,7 @@ final class BufferScanner {
     /// kept, so line numbers after a hidden PEM block stay right); a match that touches a
     /// hidden byte, or the byte either side, is dropped. Positions and inline markers come
     /// from `buffer` itself. With nothing hidden the buffer is matched as it is.
-    private func repositoryPass(_ buffer: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: MatchContext,
+    private func repositoryPass(_ buffer: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: InputPlace,
                                 accept: Range<Int>?, linesBefore: Int, columnsBefore: Int,
                                 found: inout [BufferFinding], onFailure: (RuleFailure) -> Void) {
         var starts: [Int] = []
@@ -219,7 +221,7 @@ final class BufferScanner {
 
     /// One matcher pass over `buffer` (what the rules see), each match turned into a finding
     /// placed in `original` (the bytes as read: the same offsets).
-    private func match(_ buffer: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext,
+    private func match(_ buffer: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, isBinary: Bool, context: InputPlace,
                        pass: Matcher.RulePass, accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, reference: HitReference?, continues: Bool,
                        found: inout [BufferFinding], matchStarts: inout [Int], onFailure: (RuleFailure) -> Void,
                        touches: ((Range<Int>) -> Bool)? = nil) {
@@ -236,9 +238,8 @@ final class BufferScanner {
             if isNew { lineAllowed = InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: original[range])) }
             return (range, lineAllowed)
         }
-        matcher.knownPath = settlesNow ? context.path : nil
-        // A mask is newlines outside its runs: the keyword pass skips them.
-        matcher.scan(buffer, context: MatchContext(), pass: pass, sparseFiller: isBinary ? 0x0A : nil,
+        // A binary's mask is newlines outside its runs: the keyword pass skips them.
+        matcher.scan(buffer, mask: filter.mask(for: context), pass: pass, sparseFiller: isBinary ? 0x0A : nil,
                      accept: accept, reference: isBinary ? nil : reference,
                      continues: continues, onMatch: { m in
             if let touches, touches(m.match) { return }
@@ -248,8 +249,7 @@ final class BufferScanner {
             var allowlisted = m.allowlisted
             if let pending = m.pending {
                 if settlesNow {
-                    switch matcher.ruleSet.settle(pending, ruleIndex: m.ruleIndex, path: context.path, commit: context.commit,
-                                                  scratch: scratch, onFailure: onFailure) {
+                    switch filter.settle(pending, ruleIndex: m.ruleIndex, place: context, onFailure: onFailure) {
                     case .drop: return
                     case .allowlisted: allowlisted = true
                     case .report: break

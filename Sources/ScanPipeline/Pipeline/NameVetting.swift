@@ -34,7 +34,7 @@ final class NameVetting {
         var failed = false
         name.withUnsafeBytes { buffer in
             // The trusted pass records every trusted pattern's match before any check drops it.
-            matcher.scan(buffer, context: MatchContext(), pass: .trusted, onMatch: { _ in }, onFailure: { _ in failed = true })
+            matcher.scan(buffer, pass: .trusted, onMatch: { _ in }, onFailure: { _ in failed = true })
             spans = matcher.trustedSpans
         }
         if failed { return NameVetting.marker }
