@@ -70,7 +70,7 @@ public enum TOMLInputCheck {
             // What the scan pipeline does: a mask from the rules' paths, the matcher, then the
             // pending checks settled at the place.
             let place = (path: "src/fuzz.env", commit: "0123456789abcdef")
-            let mask = RuleMask(undecided: set.rules.map(\.appliesConditionally)) { set.rules[$0].path?.test(place.path, scratch: scratch) != .no }
+            let mask = RuleMask(undecided: RuleMask.Undecided(set.rules.map(\.appliesConditionally))) { set.rules[$0].path?.test(place.path, scratch: scratch) != .no }
             matcher.scan(buffer, mask: mask, onMatch: { m in
                 if let pending = m.pending {
                     _ = set.settle(pending, ruleIndex: m.ruleIndex, path: place.path, commit: place.commit, scratch: scratch, onFailure: { _ in })

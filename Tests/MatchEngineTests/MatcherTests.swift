@@ -105,7 +105,7 @@ final class MatcherTests: XCTestCase {
         """)
         let matcher = Matcher(ruleSet: set)
         var asked: [String] = []
-        let mask = RuleMask(undecided: [true, true, true]) { index in
+        let mask = RuleMask(undecided: RuleMask.Undecided([true, true, true])) { index in
             asked.append(set.rules[index].id)
             return set.rules[index].id != "off"
         }

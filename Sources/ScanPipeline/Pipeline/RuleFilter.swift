@@ -29,9 +29,8 @@ struct InputPlace: Sendable, Hashable {
 final class RuleFilter {
     let ruleSet: RuleSet
     private let scratch: MatchScratch
-    /// Per rule: the mask asks about it (it has a `path`).
-    private let conditional: [Bool]
-    private let anyConditional: Bool
+    /// The rules a mask asks about (those with a `path`).
+    private let conditional: RuleMask.Undecided
     /// The last input's mask and its path: an input's buffers (chunks, decoded text, UTF-16
     /// runs, the repository pass) come one after another, so one mask serves them all.
     private var lastPath: String?
@@ -40,15 +39,14 @@ final class RuleFilter {
     init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
         scratch = ruleSet.makeScratch()
-        conditional = ruleSet.rules.map(\.appliesConditionally)
-        anyConditional = conditional.contains(true)
+        conditional = RuleMask.Undecided(ruleSet.rules.map(\.appliesConditionally))
     }
 
     /// Which rules run on a buffer from `place`: nil (every rule) without a path, for a
     /// buffer matched once for many places. A path pattern that gives up keeps its rule in
     /// (fail closed); settling its matches reports the failure.
     func mask(for place: InputPlace) -> RuleMask? {
-        guard anyConditional, let path = place.path else { return nil }
+        guard !conditional.isEmpty, let path = place.path else { return nil }
         if let lastMask, lastPath == path { return lastMask }
         let rules = ruleSet.rules, scratch = scratch
         let mask = RuleMask(undecided: conditional) { index in
