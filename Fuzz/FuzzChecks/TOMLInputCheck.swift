@@ -64,9 +64,17 @@ public enum TOMLInputCheck {
     static func use(_ file: RuleFile, on bytes: [UInt8], checkExamples: Bool) -> [String] {
         var problems: [String] = []
         let (set, _) = RuleSet.combining([file])
-        let matcher = Matcher(ruleSet: set)
+        let matcher = Matcher(ruleSet: set, mode: .scan)
+        let scratch = set.makeScratch()
         bytes.withUnsafeBytes { buffer in
-            matcher.scan(buffer, context: MatchContext(path: "src/fuzz.env", commit: "0123456789abcdef"), onMatch: { m in
+            // What the scan pipeline does: a mask from the rules' paths, the matcher, then the
+            // pending checks settled at the place.
+            let place = (path: "src/fuzz.env", commit: "0123456789abcdef")
+            let mask = RuleMask(undecided: RuleMask.Undecided(set.rules.map(\.appliesConditionally))) { set.rules[$0].path?.test(place.path, scratch: scratch) != .no }
+            matcher.scan(buffer, mask: mask, onMatch: { m in
+                if let pending = m.pending {
+                    _ = set.settle(pending, ruleIndex: m.ruleIndex, path: place.path, commit: place.commit, scratch: scratch, onFailure: { _ in })
+                }
                 if m.secret.lowerBound < 0 || m.secret.upperBound > buffer.count || m.match.lowerBound < 0 || m.match.upperBound > buffer.count {
                     problems.append("a match outside the buffer")
                 }

@@ -65,7 +65,7 @@ final class FileScanner {
         var failedRules = Set<[Int]>()
         var binary = false
         var layout: BinaryLayout? = nil
-        let context = MatchContext(path: entry.displayPath)
+        let context = InputPlace(path: entry.displayPath)
         let onFailure = { (failure: RuleFailure) in
             if failedRules.insert(failure.key).inserted {
                 let id = self.pipeline.rules[failure.ruleIndex].id

@@ -7,7 +7,7 @@ extension RuleFailure {
         switch stage {
         case .rule:
             return "rule `\(id)` gave up (\(message)); that rule's results for this \(unit) are incomplete"
-        case .pathFilter:
+        case .ruleCondition:
             return "rule `\(id)`: its path pattern gave up on this path (\(message)); the rule ran as if the path matched"
         case .allowlist:
             return "rule `\(id)`: an allowlist pattern gave up (\(message)); the findings it was checked on are reported, not suppressed"
@@ -15,5 +15,5 @@ extension RuleFailure {
     }
 
     /// One error entry per rule and stage.
-    var key: [Int] { [ruleIndex, stage == .rule ? 0 : stage == .pathFilter ? 1 : 2] }
+    var key: [Int] { [ruleIndex, stage == .rule ? 0 : stage == .ruleCondition ? 1 : 2] }
 }

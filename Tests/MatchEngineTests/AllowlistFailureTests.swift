@@ -2,47 +2,30 @@ import Foundation
 import XCTest
 @testable import MatchEngine
 
-/// A path or allowlist pattern that hits PCRE2's match limit must not switch a rule off or
-/// hide a finding: the match is reported and the failure handed on as an error.
+/// An allowlist pattern that hits PCRE2's match limit must not hide a finding: the match is
+/// reported and the failure handed on as an error. (Path patterns are the scan pipeline's:
+/// RuleFilterTests.)
 final class AllowlistFailureTests: XCTestCase {
     /// 40 `a`s and a byte that is no `a`: `^(a+)+$` backtracks through every split of the run.
     let pathological = "'''^(a+)+$'''"
     let run = String(repeating: "a", count: 40) + "!"
 
-    func scanAll(_ set: RuleSet, _ text: String, path: String?, reportAllowlisted: Bool = false) -> (matches: [RuleMatch], failures: [RuleFailure]) {
-        let matcher = Matcher(ruleSet: set)
-        matcher.reportsAllowlisted = reportAllowlisted
+    func scanAll(_ set: RuleSet, _ text: String, reportAllowlisted: Bool = false) -> (matches: [RuleMatch], failures: [RuleFailure]) {
         // The pathological run is itself placeholder-shaped (one repeated letter): the filter
         // is off so it reaches the allowlist under test.
-        matcher.dropsPlaceholders = false
+        let matcher = Matcher(ruleSet: set, mode: MatchMode(reportsAllowlisted: reportAllowlisted, dropsPlaceholders: false,
+                                                            genericsYield: true, defers: false))
         var matches: [RuleMatch] = []
         var failures: [RuleFailure] = []
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buf in
-            matcher.scan(UnsafeRawBufferPointer(buf), context: MatchContext(path: path), onMatch: { matches.append($0) }, onFailure: { failures.append($0) })
+            matcher.scan(UnsafeRawBufferPointer(buf), onMatch: { matches.append($0) }, onFailure: { failures.append($0) })
         }
         return (matches, failures)
     }
 
-    func testRulePathPatternThatGivesUpRunsTheRuleAndReportsTheFailure() throws {
-        let set = try rules("""
-        [[rules]]
-        id = "t"
-        regex = '''tok=([a-z]{8})'''
-        keywords = ["tok="]
-        path = \(pathological)
-        """)
-        let r = scanAll(set, "tok=abcdefgh\n", path: run)
-        XCTAssertEqual(r.failures.map(\.stage), [.pathFilter])
-        XCTAssertEqual(r.matches.count, 1, "the rule still runs: a pattern that cannot answer never disables it")
-        // A path that plainly does not match still leaves the rule out, with no failure.
-        let other = scanAll(set, "tok=abcdefgh\n", path: "b.txt")
-        XCTAssertEqual(other.matches.count, 0)
-        XCTAssertEqual(other.failures.count, 0)
-    }
-
     func testAllowlistPatternThatGivesUpReportsTheFinding() throws {
-        for key in ["regexes", "paths"] {
+        for key in ["regexes"] {
             let file = try RuleLoader.load(text: """
             [[rules]]
             id = "t"
@@ -52,7 +35,7 @@ final class AllowlistFailureTests: XCTestCase {
             \(key) = [\(pathological)]
             """, file: "t.toml")
             let set = RuleSet(rules: file.rules, allowlists: file.allowlists)
-            let r = scanAll(set, "tok=\(run)\n", path: run, reportAllowlisted: true)
+            let r = scanAll(set, "tok=\(run)\n", reportAllowlisted: true)
             XCTAssertEqual(r.failures.map(\.stage), [.allowlist], key)
             XCTAssertEqual(r.matches.map(\.allowlisted), [false], "\(key): reported, not suppressed")
         }
@@ -73,8 +56,8 @@ final class AllowlistFailureTests: XCTestCase {
         """, file: "t.toml")
         let set = RuleSet(rules: file.rules, allowlists: file.allowlists)
         let text = "tok=fakeabcd tok=realabcd tok=mockabcd\n"
-        XCTAssertEqual(scanAll(set, text, path: nil).matches.count, 1, "dropped by default (rules check, redaction)")
-        let marked = scanAll(set, text, path: nil, reportAllowlisted: true).matches
+        XCTAssertEqual(scanAll(set, text).matches.count, 1, "dropped by default (rules check, redaction)")
+        let marked = scanAll(set, text, reportAllowlisted: true).matches
         XCTAssertEqual(marked.map(\.allowlisted), [true, false], "the rule's own allowlist drops tok=mock…")
     }
 }

@@ -69,7 +69,7 @@ final class ChecksumTests: XCTestCase {
             var bytes = Array(text.utf8)
             var out: [Bool?] = []
             bytes.withUnsafeMutableBytes { buf in
-                matcher.scan(UnsafeRawBufferPointer(buf), context: MatchContext(), onMatch: { out.append($0.checksum) }, onFailure: { _ in })
+                matcher.scan(UnsafeRawBufferPointer(buf), onMatch: { out.append($0.checksum) }, onFailure: { _ in })
             }
             return out
         }

@@ -26,15 +26,12 @@ final class GenericYieldTests: XCTestCase {
     /// The matches of a scan with the scanner's settings (allowlisted matches handed on,
     /// path and commit conditions left pending): rule id, secret, allowlisted, pending.
     func matches(_ set: RuleSet, _ text: String, yields: Bool = true) -> [String] {
-        let matcher = Matcher(ruleSet: set)
-        matcher.reportsAllowlisted = true
-        matcher.defersContext = true
-        matcher.genericsYield = yields
+        let matcher = Matcher(ruleSet: set, mode: yields ? .scan : .ruleExamples)
         var bytes = Array(text.utf8)
         var out: [String] = []
         bytes.withUnsafeMutableBytes { buf in
             let raw = UnsafeRawBufferPointer(buf)
-            matcher.scan(raw, context: MatchContext(), onMatch: { m in
+            matcher.scan(raw, onMatch: { m in
                 let secret = String(decoding: raw[m.secret], as: UTF8.self) == value ? "value" : String(decoding: raw[m.secret], as: UTF8.self) == other ? "other" : "\(m.secret)"
                 out.append(set.rules[m.ruleIndex].id + " " + secret + (m.allowlisted ? " allowlisted" : "") + (m.pending != nil ? " pending" : ""))
             }, onFailure: { XCTFail($0.message) })

@@ -122,7 +122,7 @@ final class HitReferenceTests: XCTestCase {
         func matches(_ matcher: Matcher, _ bytes: [UInt8], _ reference: HitReference?) -> [String] {
             var out: [String] = []
             bytes.withUnsafeBytes { raw in
-                matcher.scan(raw, context: MatchContext(), reference: reference, onMatch: { m in
+                matcher.scan(raw, reference: reference, onMatch: { m in
                     out.append("\(m.ruleIndex)@\(m.secret)")
                 }, onFailure: { _ in })
             }

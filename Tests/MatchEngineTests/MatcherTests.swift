@@ -67,7 +67,7 @@ final class MatcherTests: XCTestCase {
         var failures: [RuleFailure] = []
         let started = Date()
         bytes.withUnsafeMutableBytes { buf in
-            matcher.scan(UnsafeRawBufferPointer(buf), context: MatchContext(), onMatch: { matches.append($0) }, onFailure: { failures.append($0) })
+            matcher.scan(UnsafeRawBufferPointer(buf), onMatch: { matches.append($0) }, onFailure: { failures.append($0) })
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 30)
         XCTAssertEqual(failures.map { set.rules[$0.ruleIndex].id }, ["evil"])
@@ -80,8 +80,43 @@ final class MatcherTests: XCTestCase {
         var bytes = Array("key1 key2 key3".utf8)
         var starts: [Int] = []
         bytes.withUnsafeMutableBytes { buf in
-            matcher.scan(UnsafeRawBufferPointer(buf), context: MatchContext(), accept: 0..<6, onMatch: { starts.append($0.secret.lowerBound) }, onFailure: { _ in })
+            matcher.scan(UnsafeRawBufferPointer(buf), accept: 0..<6, onMatch: { starts.append($0.secret.lowerBound) }, onFailure: { _ in })
         }
         XCTAssertEqual(starts, [0, 5])
+    }
+
+    /// The mask from the filter stage before the matcher: a rule it leaves out does not run;
+    /// it is asked about a rule only once that rule has keyword hits, and once per input
+    /// however many buffers share the mask.
+    func testMaskLeavesRulesOutAndIsAskedOncePerRuleWithHits() throws {
+        let set = try rules("""
+        [[rules]]
+        id = "on"
+        regex = '''tok_[0-9]{4}'''
+        keywords = ["tok_"]
+        [[rules]]
+        id = "off"
+        regex = '''key_[0-9]{4}'''
+        keywords = ["key_"]
+        [[rules]]
+        id = "quiet"
+        regex = '''pin_[0-9]{4}'''
+        keywords = ["pin_"]
+        """)
+        let matcher = Matcher(ruleSet: set)
+        var asked: [String] = []
+        let mask = RuleMask(undecided: RuleMask.Undecided([true, true, true])) { index in
+            asked.append(set.rules[index].id)
+            return set.rules[index].id != "off"
+        }
+        var found: [String] = []
+        for _ in 0..<2 {
+            var bytes = Array("tok_1234 key_5678\n".utf8)
+            bytes.withUnsafeMutableBytes { buf in
+                matcher.scan(UnsafeRawBufferPointer(buf), mask: mask, onMatch: { found.append(set.rules[$0.ruleIndex].id) }, onFailure: { _ in })
+            }
+        }
+        XCTAssertEqual(found, ["on", "on"])
+        XCTAssertEqual(asked.sorted(), ["off", "on"], "once a rule for both buffers; never for a rule without hits")
     }
 }

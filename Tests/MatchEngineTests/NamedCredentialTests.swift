@@ -146,7 +146,7 @@ final class NamedCredentialTests: XCTestCase {
         var got: [(String, Confidence?, Int?)] = []
         bytes.withUnsafeMutableBytes { buf in
             let raw = UnsafeRawBufferPointer(buf)
-            matcher.scan(raw, context: MatchContext(), onMatch: { m in
+            matcher.scan(raw, onMatch: { m in
                 got.append((String(decoding: raw[m.secret], as: UTF8.self), m.confidence, m.provider))
             }, onFailure: { _ in XCTFail("no failure") })
         }

@@ -19,14 +19,16 @@ func rules(_ toml: String) throws -> RuleSet {
     RuleSet(rules: try RuleLoader.load(text: toml, file: "t.toml").rules)
 }
 
-/// Runs a rule set over text and returns rule ids with the secrets' text (tests only).
-func scan(_ set: RuleSet, _ text: String, path: String? = nil) -> [Found] {
+/// Runs a rule set over text and returns rule ids with the secrets' text (tests only). The
+/// matcher alone: rules' paths and allowlists by path or commit are the scan pipeline's
+/// (ScanPipelineTests' RuleFilterTests).
+func scan(_ set: RuleSet, _ text: String) -> [Found] {
     let matcher = Matcher(ruleSet: set)
     var bytes = Array(text.utf8)
     var out: [Found] = []
     bytes.withUnsafeMutableBytes { buf in
         let raw = UnsafeRawBufferPointer(buf)
-        matcher.scan(raw, context: MatchContext(path: path), onMatch: { m in
+        matcher.scan(raw, onMatch: { m in
             out.append(Found(rule: set.rules[m.ruleIndex].id, secret: String(decoding: raw[m.secret], as: UTF8.self)))
         }, onFailure: { _ in })
     }

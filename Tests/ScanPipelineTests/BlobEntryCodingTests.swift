@@ -17,9 +17,9 @@ final class BlobEntryCodingTests: XCTestCase {
                         .decoded(encoding: "base64", sourceRange: 10..<74)]
         binary.checksum = false
         var pending = CachedFinding(ruleIndex: 0, secretHash: 2, line: 1, column: 1, endLine: 2, endColumn: 1, byteOffset: 0, byteLength: 7)
-        pending.pending = ContextChecks(entries: [.init(isRuleList: true, index: 1, byteChecks: 2, bytePasses: 1),
+        pending.pending = DeferredChecks(entries: [.init(isRuleList: true, index: 1, byteChecks: 2, bytePasses: 1),
                                                   .init(isRuleList: false, index: 0, byteChecks: 0, bytePasses: 0)],
-                                        otherwise: .allowlisted, rulePath: true)
+                                        otherwise: .allowlisted, ruleCondition: true)
         pending.suppression = .allowlist
         return BlobEntry(state: .scanned, findings: [plain, binary, pending])
     }

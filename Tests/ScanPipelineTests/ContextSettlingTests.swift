@@ -35,7 +35,7 @@ final class ContextSettlingTests: XCTestCase {
         XCTAssertEqual(found.count, 2)
         XCTAssertTrue(found.allSatisfy { $0.pending != nil }, "both depend on the place")
         let scratch = ruleSet.makeScratch()
-        func outcome(_ rule: String, _ path: String?, _ commit: String? = nil) -> ContextChecks.Outcome {
+        func outcome(_ rule: String, _ path: String?, _ commit: String? = nil) -> DeferredChecks.Outcome {
             // (A missing finding fails above; no trap here, so the rest of the suite still runs.)
             guard let f = found.first(where: { ruleSet.rules[$0.ruleIndex].id == rule }), let pending = f.pending else { return .drop }
             return ruleSet.settle(pending, ruleIndex: f.ruleIndex, path: path, commit: commit, scratch: scratch, onFailure: { XCTFail("\($0)") })

@@ -27,8 +27,7 @@ final class ShortestEncodedMatchTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".toml") }.sorted()
         let files = try names.map { try RuleLoader.load(text: String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8), file: "Rules/" + $0) }
         let (set, _) = RuleSet.combining(files)
-        let matcher = Matcher(ruleSet: set)
-        matcher.genericsYield = false
+        let matcher = Matcher(ruleSet: set, mode: .ruleCheck)
         var result: [Shortest] = []
         for (index, rule) in set.rules.enumerated() {
             for example in rule.examples {

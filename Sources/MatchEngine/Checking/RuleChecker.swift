@@ -94,10 +94,9 @@ public enum RuleChecker {
             }
         }
         let (set, _) = RuleSet.combining(files)
-        let matcher = Matcher(ruleSet: set)
         // Each rule answers for its own examples: a generic rule's example that a provider
-        // rule also finds must still be found by the generic rule.
-        matcher.genericsYield = false
+        // rule also finds must still be found by the generic rule (`MatchMode.ruleCheck`).
+        let matcher = Matcher(ruleSet: set, mode: .ruleCheck)
         let run: (String) -> [ExampleMatch] = runner?(set) ?? { RuleChecker.run(matcher, $0) }
         for (index, rule) in set.rules.enumerated() {
             for (n, example) in rule.examples.enumerated() {
@@ -149,8 +148,7 @@ public enum RuleChecker {
         var bytes = Array(text.utf8)
         var found: [ExampleMatch] = []
         bytes.withUnsafeMutableBytes { buf in
-            matcher.scan(UnsafeRawBufferPointer(buf), context: MatchContext(),
-                         onMatch: { found.append(ExampleMatch(ruleIndex: $0.ruleIndex, secret: $0.secret)) }, onFailure: { _ in })
+            matcher.scan(UnsafeRawBufferPointer(buf), onMatch: { found.append(ExampleMatch(ruleIndex: $0.ruleIndex, secret: $0.secret)) }, onFailure: { _ in })
         }
         return found
     }

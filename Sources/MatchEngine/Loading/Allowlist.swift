@@ -35,6 +35,10 @@ public struct Allowlist: Sendable {
 
     public var isEmpty: Bool { regexes.isEmpty && paths.isEmpty && stopwords.isEmpty && commits.isEmpty }
 
+    /// Whether its verdict needs nothing but the bytes (no `paths`, no `commits`): the matcher
+    /// decides it; any other goes to the filter stage after it (`DeferredChecks`).
+    public var decidedByBytes: Bool { paths.isEmpty && commits.isEmpty }
+
     /// Whether it reads the bytes it judges (the secret, the match or the line), not only
     /// the place.
     public var testsContent: Bool { !regexes.isEmpty || !stopwords.isEmpty }
@@ -44,20 +48,16 @@ public struct Allowlist: Sendable {
     public func mayJudge(_ rule: Rule) -> Bool { !(fromRepository && testsContent && !rule.fromRepository) }
 }
 
-/// What an allowlist is checked against. Byte views into the scanned buffer: nothing is copied.
+/// What an allowlist's byte checks read. Byte views into the scanned buffer: nothing is copied.
 public struct AllowlistSubject {
     public var secret: UnsafeRawBufferPointer
     public var match: UnsafeRawBufferPointer
     public var line: UnsafeRawBufferPointer
-    public var path: String?
-    public var commit: String?
 
-    public init(secret: UnsafeRawBufferPointer, match: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer, path: String?, commit: String?) {
+    public init(secret: UnsafeRawBufferPointer, match: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer) {
         self.secret = secret
         self.match = match
         self.line = line
-        self.path = path
-        self.commit = commit
     }
 }
 
@@ -72,68 +72,30 @@ public enum AllowlistVerdict: Equatable, Sendable {
 }
 
 extension Allowlist {
-    /// A pattern that gives up makes the verdict `failed`, whatever the other checks say:
-    /// the caller reports the finding and the failure.
-    func verdict(_ subject: AllowlistSubject, scratch: MatchScratch) -> AllowlistVerdict {
-        if isEmpty { return .doesNotAllow }
-        var checks: [Bool] = []
-        if !commits.isEmpty {
-            checks.append(subject.commit.map { c in commits.contains { !$0.isEmpty && c.hasPrefix($0) } } ?? false)
-        }
-        if !paths.isEmpty {
-            if let p = subject.path {
-                var any = false
-                for regex in paths {
-                    switch regex.test(p, scratch: scratch) {
-                    case .yes: any = true
-                    case .no: break
-                    case .failed(let message): return .failed(message)
-                    }
-                    if any { break }
-                }
-                checks.append(any)
-            } else {
-                checks.append(false)
+    /// The verdict of an allowlist `decidedByBytes`. A pattern that gives up makes it
+    /// `failed`, whatever the other checks say: the caller reports the finding and the failure.
+    func byteVerdict(_ subject: AllowlistSubject, scratch: MatchScratch) -> AllowlistVerdict {
+        switch byteChecks(subject, scratch: scratch) {
+        case .failure(let failure): return .failed(failure.message)
+        case .success(let result):
+            let allowed: Bool
+            switch condition {
+            case .or: allowed = result.passes > 0
+            case .and: allowed = result.checks > 0 && result.passes == result.checks
             }
+            return allowed ? .allows : .doesNotAllow
         }
-        if !regexes.isEmpty {
-            let target: UnsafeRawBufferPointer
-            switch regexTarget {
-            case .secret: target = subject.secret
-            case .match: target = subject.match
-            case .line: target = subject.line
-            }
-            var any = false
-            for regex in regexes {
-                switch regex.firstMatch(in: target, from: 0, scratch: scratch) {
-                case .match: any = true
-                case .noMatch: break
-                case .failure(_, let message): return .failed(message)
-                }
-                if any { break }
-            }
-            checks.append(any)
-        }
-        if !stopwords.isEmpty {
-            checks.append(stopwords.contains { ByteSearch.containsCaseInsensitive(subject.secret, $0) })
-        }
-        let allowed: Bool
-        switch condition {
-        case .or: allowed = checks.contains(true)
-        case .and: allowed = !checks.isEmpty && !checks.contains(false)
-        }
-        return allowed ? .allows : .doesNotAllow
     }
 }
 
 /// A pattern's answer for one text: yes, no, or it could not tell (a PCRE2 limit).
-enum PatternTest: Equatable {
+public enum PatternTest: Equatable {
     case yes, no
     case failed(String)
 }
 
 extension Regex {
-    func test(_ text: String, scratch: MatchScratch) -> PatternTest {
+    public func test(_ text: String, scratch: MatchScratch) -> PatternTest {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { buf in
             switch firstMatch(in: UnsafeRawBufferPointer(buf), from: 0, scratch: scratch) {
@@ -145,7 +107,7 @@ extension Regex {
     }
 
     /// Whether the pattern matches `text`; false when it could not tell.
-    func matches(_ text: String, scratch: MatchScratch) -> Bool { test(text, scratch: scratch) == .yes }
+    public func matches(_ text: String, scratch: MatchScratch) -> Bool { test(text, scratch: scratch) == .yes }
 }
 
 enum ByteSearch {

@@ -30,8 +30,13 @@ public struct Rule: Sendable {
     /// rule's author vouches for (`distinctiveKeywords`, lowercased): a token's own prefix such
     /// as `sg.` or `hf_`, rare in code although short. Read only by the checker.
     public var distinctiveKeywords: [String] = []
-    /// Only paths matching this run the rule.
+    /// Only paths matching this run the rule. Data for the scan pipeline's filter stage
+    /// (`RuleFilter`), which the matcher never reads.
     public var path: Regex?
+    /// Whether the filter stage after the matcher decides, by where a buffer came from,
+    /// whether the rule applies (its `path`): its matches carry
+    /// `DeferredChecks.ruleCondition`.
+    public var appliesConditionally: Bool { path != nil }
     public var tags: [String]
     public var allowlists: [Allowlist]
     /// Texts with one secret marked «like this» that the rule must find, exactly there.

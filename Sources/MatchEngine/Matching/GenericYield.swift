@@ -9,28 +9,28 @@
 /// archive member and decoded text. A generic match yields only when the provider's match is
 /// sure to be at least as visible as the generic one would have been: dropping it never turns a
 /// secret that was reported into one that is not.
-/// - The provider's match is decided and reported (no allowlist, nothing left to the path or
-///   commit): every generic match inside it yields.
+/// - The provider's match is decided and reported (no allowlist, nothing left to the filter
+///   stage): every generic match inside it yields.
 /// - It is decided and allowlisted (a global allowlist): a generic match yields only when it is
 ///   decided and allowlisted too (counted once instead of twice).
-/// - It is still pending (an allowlist with `paths` or `commits`): a generic match yields only
+/// - It is still pending (an allowlist not `decidedByBytes`): a generic match yields only
 ///   when its own pending checks are the same global allowlists with the same byte results, so
-///   both settle alike at every path and commit, and what it falls back to is no more visible
-///   than the provider's. A provider match whose rule has a `path` filter or a path-dependent
-///   rule allowlist may be dropped at some path, so nothing yields to it.
+///   both settle alike wherever the buffer came from, and what it falls back to is no more
+///   visible than the provider's. A provider match whose rule has a condition of its own or a
+///   pending rule allowlist may be dropped by the filter stage, so nothing yields to it.
 /// An inline `keyshape:allow` is read later, on the secret's line (and a match's first line):
 /// the same lines for two matches of one secret but for a pattern that spans lines.
 ///
 /// Two generic rules matching the same bytes (`pinata_secret_api_key = "…"`: generic-secret's
 /// and generic-api-key's) are settled later, in `FindingBuilder`, once each finding's
-/// allowlists and baseline are decided: generic rules carry path allowlists, so here neither
+/// allowlists and baseline are decided: generic rules carry pending allowlists, so here neither
 /// could be sure to cover the other.
 enum GenericYield {
     /// What a provider match guarantees: the class a generic match must find it in.
     private enum Cover: Hashable {
         case reported
         case allowlisted
-        case pending(ContextChecks)
+        case pending(DeferredChecks)
     }
 
     /// Removes, in place, the generic matches that yield; the order of the rest is kept.
@@ -57,7 +57,7 @@ enum GenericYield {
     /// What the provider match `m` guarantees, nil when it may yet be dropped.
     private static func cover(_ m: RuleMatch) -> Cover? {
         guard let pending = m.pending else { return m.allowlisted ? .allowlisted : .reported }
-        if pending.rulePath || pending.entries.contains(where: \.isRuleList) || pending.otherwise == .drop { return nil }
+        if pending.ruleCondition || pending.entries.contains(where: \.isRuleList) || pending.otherwise == .drop { return nil }
         return .pending(pending)
     }
 
@@ -68,8 +68,8 @@ enum GenericYield {
         // least as visible (report over allowlisted over drop).
         var out: [Cover] = [.reported]
         let entries = pending.entries
-        out.append(.pending(ContextChecks(entries: entries, otherwise: .report)))
-        if pending.otherwise != .report { out.append(.pending(ContextChecks(entries: entries, otherwise: .allowlisted))) }
+        out.append(.pending(DeferredChecks(entries: entries, otherwise: .report)))
+        if pending.otherwise != .report { out.append(.pending(DeferredChecks(entries: entries, otherwise: .allowlisted))) }
         return out
     }
 }

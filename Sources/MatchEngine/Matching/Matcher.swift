@@ -12,15 +12,15 @@ public struct RuleMatch: Sendable, Hashable {
     public var secret: Range<Int>
     public var match: Range<Int>
     /// A global allowlist (the config file's, or a rule file's top-level ones) allows it: only
-    /// reported when the matcher was asked to (`reportsAllowlisted`), so the scanner can count
+    /// reported when the matcher's mode asks (`MatchMode.scan`), so the scanner can count
     /// it. A rule's own allowlists are part of its definition, like its entropy minimum, and
     /// held to its examples by `rules check`: what they drop is no finding. (The builtin
     /// generic rules drop every `password = "changeme"` that way; counting those would bury
     /// the suppressions a config asked for.)
     public var allowlisted = false
-    /// From a matcher that `defersContext`: what is still to be checked with the buffer's
-    /// path and commit (`RuleSet.settle`); nil when the bytes decided.
-    public var pending: ContextChecks? = nil
+    /// From a matcher whose mode defers (`MatchMode.scan`): what the filter stage after it
+    /// still checks (`DeferredChecks`); nil when the bytes decided.
+    public var pending: DeferredChecks? = nil
     /// The rule's checksum on the secret: nil when it has none (or the value lacks its shape).
     public var checksum: Bool? = nil
     /// The structural pass's confidence for this match (`NamedCredentialPass`), which the
@@ -34,10 +34,11 @@ public struct RuleMatch: Sendable, Hashable {
 /// A rule that could not finish on a buffer (match or depth limit): the scan goes on and
 /// reports it, so a catastrophic pattern costs a bounded time and never a silent miss.
 public struct RuleFailure: Sendable, Hashable {
-    /// What gave up. For `pathFilter` the rule then runs as if the path matched, and for
-    /// `allowlist` the finding is reported as if no allowlist allowed it: a pattern that
-    /// cannot answer never switches a rule off or hides a finding (fail closed).
-    public enum Stage: Sendable, Hashable { case rule, pathFilter, allowlist }
+    /// What gave up. For `ruleCondition` (a rule's own condition, checked by the filter stage)
+    /// the rule then runs as if the condition held, and for `allowlist` the finding is
+    /// reported as if no allowlist allowed it: a pattern that cannot answer never switches a
+    /// rule off or hides a finding (fail closed).
+    public enum Stage: Sendable, Hashable { case rule, ruleCondition, allowlist }
     public var ruleIndex: Int
     public var message: String
     public var stage: Stage = .rule
@@ -46,17 +47,6 @@ public struct RuleFailure: Sendable, Hashable {
         self.ruleIndex = ruleIndex
         self.message = message
         self.stage = stage
-    }
-}
-
-/// What the matcher knows of the buffer's origin, for path filters and allowlists.
-public struct MatchContext: Sendable {
-    public var path: String?
-    public var commit: String?
-
-    public init(path: String? = nil, commit: String? = nil) {
-        self.path = path
-        self.commit = commit
     }
 }
 
@@ -72,20 +62,9 @@ public struct MatchContext: Sendable {
 /// try a match at every byte of every buffer that mentions "key" or "token".
 public final class Matcher {
     public let ruleSet: RuleSet
+    /// What the caller does with the matches (see the presets of `MatchMode`).
+    public let mode: MatchMode
     let scratch: MatchScratch
-    /// Whether path and commit conditions (a rule's `path`, allowlists with `paths` or
-    /// `commits`) are left to the scanner (`RuleMatch.pending`, `RuleSet.settle`): the
-    /// matcher then knows the buffer's bytes only. The scanners set it; alone (rules check
-    /// without a runner, the provider client's redaction) the matcher decides with its
-    /// `MatchContext` as before.
-    public var defersContext = false
-    /// The buffer's path when the scanner settles path conditions at once (a file, not a
-    /// history blob shared by many paths): a rule whose `path` does not match it is not run,
-    /// since its matches would be dropped when settled. The scanner still settles them (a
-    /// pattern that gives up is reported there). 25 rules of the pack have a `path`, many
-    /// keyed on credential words: run on every file, they cost the benchmark tree's scan 9%
-    /// (pack 2026.12.5, 12 interleaved rounds).
-    public var knownPath: String? = nil
 
     /// Which rules a scan runs. A rule set with rules from the scanned tree
     /// (`RuleSet.hasRepositoryRules`) is matched in two passes over each buffer: `trusted`
@@ -95,34 +74,11 @@ public final class Matcher {
     /// rule saw, and no set of them can spell one out through which rules fire, how many
     /// times or where (216 rules each testing one bit of one character did, before).
     public enum RulePass: Sendable { case all, trusted, repository }
-    public var pass: RulePass = .all
 
     /// After a `trusted` pass: the whole match of every trusted rule's pattern, in the order
     /// found (not sorted, may overlap).
     public private(set) var trustedSpans: [Range<Int>] = []
 
-    private func runs(_ ruleIndex: Int) -> Bool {
-        switch pass {
-        case .all: return true
-        case .trusted: return !ruleSet.fromRepository[ruleIndex]
-        case .repository: return ruleSet.fromRepository[ruleIndex]
-        }
-    }
-
-    /// Whether matches an allowlist allows are handed on (marked `allowlisted`) instead of
-    /// dropped: the scanner counts them; rules check and redaction leave this off.
-    public var reportsAllowlisted = false
-    /// Whether placeholder values (see `Placeholder`) are dropped: on for scans and rules
-    /// check; redaction turns it off, since masking a stand-in costs nothing.
-    public var dropsPlaceholders = true
-    /// Whether a generic rule's match yields to a provider rule's match of the same secret
-    /// (`GenericYield`): on for scans; `rules check` turns it off, since it asks of each rule
-    /// whether that rule finds its examples.
-    public var genericsYield = true
-    /// Set by a scanner before scanning a buffer whose bytes are mostly this one byte, which
-    /// no keyword holds (a binary's printable-run mask, all newlines outside the runs): the
-    /// keyword pass then runs over the stretches between (`KeywordIndex.forEachHit(_:sparse:)`).
-    public var sparseFiller: UInt8? = nil
     private var sparseScratch = KeywordIndex.SparseScratch()
     public static let lookBehind = 512
     public static let lookAhead = 256
@@ -155,8 +111,9 @@ public final class Matcher {
     /// it; a new one at each scan (a buffer may be reused for other bytes).
     private var allowlistLines = LineCache()
 
-    public init(ruleSet: RuleSet) {
+    public init(ruleSet: RuleSet, mode: MatchMode = .standalone) {
         self.ruleSet = ruleSet
+        self.mode = mode
         scratch = MatchScratch()
         collector = HitWindows(set: ruleSet)
     }
@@ -169,20 +126,27 @@ public final class Matcher {
     ///     from it, and only the part between is searched (see `HitReference`).
     ///   - continues: more input follows the buffer (a chunk of a larger file): matches
     ///     that may run on past its end are collected in `cutShort` instead of being cut.
-    public func scan(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>? = nil,
-                     reference: HitReference? = nil, continues: Bool = false,
+    ///   - mask: which rules run on this input (nil: all), from the filter stage before the
+    ///     matcher (see `RuleMask`).
+    ///   - pass: which rules run (see `RulePass`).
+    ///   - sparseFiller: a byte the buffer is mostly made of and no keyword holds (a
+    ///     binary's printable-run mask is newlines outside the runs): the keyword pass then
+    ///     runs over the stretches between (`KeywordIndex.forEachHit(_:sparse:)`).
+    public func scan(_ buffer: UnsafeRawBufferPointer, mask: RuleMask? = nil, pass: RulePass = .all, sparseFiller: UInt8? = nil,
+                     accept: Range<Int>? = nil, reference: HitReference? = nil, continues: Bool = false,
                      onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         allowlistLines = LineCache()
         // gitleaks' composite rules and generic rules yielding to provider rules: decided once
         // every rule has run on the buffer.
-        let yields = genericsYield && ruleSet.mixesGenericAndProvider
-        let namedYield = genericsYield && ruleSet.hasNamedCredentials
+        let yields = mode.genericsYield && ruleSet.mixesGenericAndProvider
+        let namedYield = mode.genericsYield && ruleSet.hasNamedCredentials
         guard ruleSet.composites != nil || yields || namedYield else {
-            scanRules(buffer, context: context, accept: accept, reference: reference, continues: continues, onMatch: onMatch, onFailure: onFailure)
+            scanRules(buffer, mask: mask, pass: pass, sparseFiller: sparseFiller, accept: accept, reference: reference,
+                      continues: continues, onMatch: onMatch, onFailure: onFailure)
             return
         }
         var collected: [RuleMatch] = []
-        scanRules(buffer, context: context, accept: accept, reference: reference, continues: continues,
+        scanRules(buffer, mask: mask, pass: pass, sparseFiller: sparseFiller, accept: accept, reference: reference, continues: continues,
                   onMatch: { collected.append($0) }, onFailure: onFailure)
         if let composites = ruleSet.composites { collected = composites.resolve(collected, in: buffer) }
         if yields { GenericYield.apply(&collected, isGeneric: ruleSet.isGeneric) }
@@ -190,7 +154,7 @@ public final class Matcher {
         for m in collected { onMatch(m) }
     }
 
-    private func scanRules(_ buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
+    private func scanRules(_ buffer: UnsafeRawBufferPointer, mask: RuleMask?, pass: RulePass, sparseFiller: UInt8?, accept: Range<Int>?,
                            reference: HitReference?, continues: Bool,
                            onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let set = ruleSet
@@ -229,30 +193,30 @@ public final class Matcher {
                 i += 1
             }
             spans.append(current)
-            if pass != .all && !runs(rule) { continue }
-            run(ruleIndex: rule, spans: spans, buffer: buffer, context: context, accept: accept, continues: continues,
+            if pass != .all && !runs(rule, in: pass) { continue }
+            if let mask, !mask.runs(rule) { continue }
+            run(ruleIndex: rule, spans: spans, buffer: buffer, pass: pass, accept: accept, continues: continues,
                 onMatch: onMatch, onFailure: onFailure)
         }
-        for r in set.unconditionalRules where pass == .all || runs(r) {
-            run(ruleIndex: r, spans: [0..<n], buffer: buffer, context: context, accept: accept, continues: continues,
+        for r in set.unconditionalRules where (pass == .all || runs(r, in: pass)) && mask?.runs(r) != false {
+            run(ruleIndex: r, spans: [0..<n], buffer: buffer, pass: pass, accept: accept, continues: continues,
                 onMatch: onMatch, onFailure: onFailure)
         }
     }
 
-    private func run(ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer, context: MatchContext, accept: Range<Int>?,
+    private func runs(_ ruleIndex: Int, in pass: RulePass) -> Bool {
+        switch pass {
+        case .all: return true
+        case .trusted: return !ruleSet.fromRepository[ruleIndex]
+        case .repository: return ruleSet.fromRepository[ruleIndex]
+        }
+    }
+
+    private func run(ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer, pass: RulePass, accept: Range<Int>?,
                      continues: Bool, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let rule = ruleSet.rules[ruleIndex]
-        if let pathRegex = rule.path, let path = context.path ?? knownPath {
-            switch pathRegex.test(path, scratch: scratch) {
-            case .yes: break
-            case .no: return
-            case .failed(let message):
-                // A known path is settled by the scanner, which reports the failure there.
-                if context.path != nil { onFailure(RuleFailure(ruleIndex: ruleIndex, message: message, stage: .pathFilter)) }
-            }
-        }
         if let named = rule.namedCredentials {
-            runNamed(named, rule: rule, ruleIndex: ruleIndex, spans: spans, buffer: buffer, context: context, accept: accept,
+            runNamed(named, rule: rule, ruleIndex: ruleIndex, spans: spans, buffer: buffer, pass: pass, accept: accept,
                      onMatch: onMatch, onFailure: onFailure)
             return
         }
@@ -292,12 +256,12 @@ public final class Matcher {
                     if let accept, !accept.contains(whole.lowerBound) { continue }
                     guard let secret = secretRange(rule, groups), !secret.isEmpty else { continue }
                     let checksum = { rule.checksum?.holds(UnsafeRawBufferPointer(rebasing: buffer[secret])) }
-                    var pending: ContextChecks?
-                    let decided = verdict(rule, ruleIndex: ruleIndex, secret: secret, match: whole, buffer: buffer, context: context,
+                    var pending: DeferredChecks?
+                    let decided = verdict(rule, ruleIndex: ruleIndex, secret: secret, match: whole, buffer: buffer,
                                           pending: &pending, onFailure: onFailure)
-                    if defersContext && rule.path != nil && decided != .drop {
-                        if pending == nil { pending = ContextChecks(otherwise: decided == .allowlisted ? .allowlisted : .report) }
-                        pending!.rulePath = true
+                    if mode.defers && rule.appliesConditionally && decided != .drop {
+                        if pending == nil { pending = DeferredChecks(otherwise: decided == .allowlisted ? .allowlisted : .report) }
+                        pending!.ruleCondition = true
                     }
                     if let pending {
                         // Settled by the scanner (what these checks allow may be dropped there).
@@ -307,7 +271,7 @@ public final class Matcher {
                     switch decided {
                     case .drop: continue
                     case .allowlisted:
-                        if reportsAllowlisted { onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, allowlisted: true, checksum: checksum())) }
+                        if mode.reportsAllowlisted { onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, allowlisted: true, checksum: checksum())) }
                     case .report:
                         onMatch(RuleMatch(ruleIndex: ruleIndex, secret: secret, match: whole, checksum: checksum()))
                     }
@@ -317,22 +281,22 @@ public final class Matcher {
     }
 
     /// The structural pass in place of a regex: each pair it reads goes through the same
-    /// placeholder filter, allowlists and context checks as a regex rule's match.
+    /// placeholder filter, allowlists and deferred checks as a regex rule's match.
     private func runNamed(_ named: NamedCredentialPass, rule: Rule, ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer,
-                          context: MatchContext, accept: Range<Int>?, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
+                          pass: RulePass, accept: Range<Int>?, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let acceptEnd = accept?.upperBound ?? buffer.count
         var all: [NamedCredentialPass.Found] = []
         named.scan(buffer, spans: spans, into: &all)
         for found in all {
-            if self.pass == .trusted { trustedSpans.append(found.match) }
+            if pass == .trusted { trustedSpans.append(found.match) }
             if found.match.lowerBound >= acceptEnd { continue }
             if let accept, !accept.contains(found.match.lowerBound) { continue }
-            var pending: ContextChecks?
-            let decided = verdict(rule, ruleIndex: ruleIndex, secret: found.secret, match: found.match, buffer: buffer, context: context,
+            var pending: DeferredChecks?
+            let decided = verdict(rule, ruleIndex: ruleIndex, secret: found.secret, match: found.match, buffer: buffer,
                                   pending: &pending, onFailure: onFailure)
-            if defersContext && rule.path != nil && decided != .drop {
-                if pending == nil { pending = ContextChecks(otherwise: decided == .allowlisted ? .allowlisted : .report) }
-                pending!.rulePath = true
+            if mode.defers && rule.appliesConditionally && decided != .drop {
+                if pending == nil { pending = DeferredChecks(otherwise: decided == .allowlisted ? .allowlisted : .report) }
+                pending!.ruleCondition = true
             }
             var m = RuleMatch(ruleIndex: ruleIndex, secret: found.secret, match: found.match)
             m.confidence = found.confidence
@@ -345,7 +309,7 @@ public final class Matcher {
             switch decided {
             case .drop: continue
             case .allowlisted:
-                if reportsAllowlisted { m.allowlisted = true; onMatch(m) }
+                if mode.reportsAllowlisted { m.allowlisted = true; onMatch(m) }
             case .report: onMatch(m)
             }
         }
@@ -367,11 +331,11 @@ public final class Matcher {
     /// allowlist whose pattern gives up makes the finding reported, whatever a later
     /// allowlist would say, and is handed to `onFailure`.
     ///
-    /// With `defersContext`, an allowlist that depends on the path or commit gets only its
-    /// byte checks here, and goes into `pending` for the scanner; the verdict returned is
-    /// then the one for when none of the pending allowlists allows.
+    /// An allowlist not `decidedByBytes` gets only its byte checks here. With `mode.defers` it
+    /// goes into `pending` for the filter stage, and the verdict returned is the one for when
+    /// none of the pending allowlists allows; without, its other conditions count as unmet.
     private func verdict(_ rule: Rule, ruleIndex: Int, secret: Range<Int>, match: Range<Int>, buffer: UnsafeRawBufferPointer,
-                         context: MatchContext, pending: inout ContextChecks?, onFailure: (RuleFailure) -> Void) -> Verdict {
+                         pending: inout DeferredChecks?, onFailure: (RuleFailure) -> Void) -> Verdict {
         let secretBytes = UnsafeRawBufferPointer(rebasing: buffer[secret])
         // Strictly greater passes, as gitleaks means `entropy`: a value exactly at the
         // threshold is dropped (passing it gave 254 extra findings on one 1 GB corpus
@@ -379,10 +343,10 @@ public final class Matcher {
         if let gate = rule.entropyGate(for: secretBytes), Entropy.shannon(secretBytes) <= gate { return .drop }
         // A stand-in value (`ghp_xxxx…`, `${TOKEN}`, AKIAIOSFODNN7EXAMPLE) is no secret, for
         // every rule: no finding, not counted (see Placeholder).
-        if dropsPlaceholders && Placeholder.isPlaceholder(secretBytes, prefixes: rule.keywords) { return .drop }
+        if mode.dropsPlaceholders && Placeholder.isPlaceholder(secretBytes, prefixes: rule.keywords) { return .drop }
         // A piece of a provider's documentation value (its docs' password, read up to a
         // decoded `@`) is one too.
-        if dropsPlaceholders && Placeholder.documentationValue(in: buffer.bindMemory(to: UInt8.self), overlapping: secret) { return .drop }
+        if mode.dropsPlaceholders && Placeholder.documentationValue(in: buffer.bindMemory(to: UInt8.self), overlapping: secret) { return .drop }
         // A generic match under a provider's name whose value has none of the provider's
         // documented shapes: not that provider's credential (see ProviderShapes).
         if rule.isGeneric && !ruleSet.providerShapes.isEmpty
@@ -394,13 +358,13 @@ public final class Matcher {
             secret: secretBytes,
             match: UnsafeRawBufferPointer(rebasing: buffer[match]),
             line: UnsafeRawBufferPointer(rebasing: buffer[Matcher.allowlistLine(allowlistLines.line(containing: match.lowerBound, in: buffer).range,
-                                                                                around: match)]),
-            path: context.path, commit: context.commit)
+                                                                                around: match)]))
         func check(_ a: Allowlist, allowed: Verdict, index: Int) -> Verdict? {
-            if defersContext && a.dependsOnContext {
+            if !a.decidedByBytes {
                 switch a.byteChecks(subject, scratch: scratch) {
                 case .success(let bytes):
-                    if pending == nil { pending = ContextChecks() }
+                    guard mode.defers else { return a.verdictWithOthersUnmet(bytePasses: bytes.passes) ? allowed : nil }
+                    if pending == nil { pending = DeferredChecks() }
                     pending!.entries.append(.init(isRuleList: allowed == .drop, index: index, byteChecks: bytes.checks, bytePasses: bytes.passes))
                     return nil
                 case .failure(let failure):
@@ -408,7 +372,7 @@ public final class Matcher {
                     return .report
                 }
             }
-            switch a.verdict(subject, scratch: scratch) {
+            switch a.byteVerdict(subject, scratch: scratch) {
             case .allows: return allowed
             case .doesNotAllow: return nil
             case .failed(let message):

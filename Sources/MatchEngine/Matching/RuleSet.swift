@@ -64,15 +64,10 @@ public final class RuleSet: @unchecked Sendable {
         fromRepository = rules.map(\.fromRepository)
         hasRepositoryRules = fromRepository.contains(true)
         mixesGenericAndProvider = isGeneric.contains(true) && isGeneric.contains(false)
-        // The user's own only: a file the scanned repository allowlists by path is still read,
-        // so what the allowlist hides there is counted and shown with --include-suppressed.
-        wholeFilePaths = allowlists.filter {
-            !$0.fromRepository && $0.targetRules.isEmpty && $0.regexes.isEmpty && $0.stopwords.isEmpty && $0.commits.isEmpty
-        }.flatMap(\.paths)
     }
 
-    /// gitleaks' path-only rules (`path`, no `regex`): the scanner reports a file whose path
-    /// one matches (`pathOnlyMatches`); the matcher never runs them.
+    /// gitleaks' path-only rules (`Rule.pathOnly`): the matcher never runs them; the scan
+    /// pipeline reports the inputs they name.
     public let pathOnlyRules: [Int]
     /// `[[rules.required]]` and `skipReport` (gitleaks' composite rules), applied by the
     /// matcher to each buffer's matches; nil when no rule uses them.
@@ -93,21 +88,7 @@ public final class RuleSet: @unchecked Sendable {
     /// Whether the set has generic and provider rules both: only then can a match yield.
     let mixesGenericAndProvider: Bool
 
-    /// The path patterns of the user's global allowlists that have nothing but `paths` and aim
-    /// at every rule: a file they match cannot yield a finding whatever its content.
-    let wholeFilePaths: [Regex]
-
-    /// Whether a global allowlist drops every finding in `path` whatever the content. Such
-    /// files need not be read at all. `path` is only built when some allowlist could match.
-    /// A pattern that gives up answers false: the file is read, and each finding in it meets
-    /// the same pattern again in the matcher, where the failure is an error entry.
-    public func allowsWholeFile(_ path: @autoclosure () -> String, scratch: MatchScratch) -> Bool {
-        if wholeFilePaths.isEmpty { return false }
-        let path = path()
-        return wholeFilePaths.contains { $0.matches(path, scratch: scratch) }
-    }
-
-    /// Match state for `allowsWholeFile` (one per thread).
+    /// Match state for tests of this set's patterns outside a matcher (one per thread).
     public func makeScratch() -> MatchScratch { MatchScratch() }
 
     public var ruleInfos: [RuleInfo] { rules.map { RuleInfo(id: $0.id, description: $0.description, tags: $0.tags, confidence: $0.defaultConfidence,

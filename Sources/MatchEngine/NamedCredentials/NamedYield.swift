@@ -2,7 +2,7 @@
 /// any other rule matched in the same buffer (a provider's, a CLI flag's, a regex generic
 /// rule's) is dropped, so the other rule's finding, which was there before the pass and keeps
 /// its id and fingerprint, stands alone. Not for a match another rule leaves pending on its
-/// own path (`ContextChecks.rulePath`): that one may be dropped at the path it is settled at.
+/// own condition (`DeferredChecks.ruleCondition`): the filter stage may drop that one.
 /// O(n log n) in the buffer's matches.
 enum NamedYield {
     static func apply(_ matches: inout [RuleMatch], isNamed: [Bool]) {
@@ -10,7 +10,7 @@ enum NamedYield {
         var anyNamed = false
         for m in matches {
             if isNamed[m.ruleIndex] { anyNamed = true; continue }
-            if m.pending?.rulePath == true { continue }
+            if m.pending?.ruleCondition == true { continue }
             others.append(m.secret)
         }
         guard anyNamed, !others.isEmpty else { return }

@@ -21,11 +21,10 @@ public final class Redactor: @unchecked Sendable {
     private let matchers: [Matcher]
 
     public init(ruleSet: RuleSet?) {
-        var matchers = [Matcher(ruleSet: FallbackRules.ruleSet)]
-        if let ruleSet { matchers.append(Matcher(ruleSet: ruleSet)) }
         // Redaction errs towards hiding: a key-shaped value is masked even when it looks like
-        // a placeholder, which a scan would not report.
-        for m in matchers { m.dropsPlaceholders = false }
+        // a placeholder, which a scan would not report (`MatchMode.redaction`).
+        var matchers = [Matcher(ruleSet: FallbackRules.ruleSet, mode: .redaction)]
+        if let ruleSet { matchers.append(Matcher(ruleSet: ruleSet, mode: .redaction)) }
         self.matchers = matchers
     }
 
@@ -81,7 +80,7 @@ public final class Redactor: @unchecked Sendable {
         utf8.withUnsafeMutableBytes { raw in
             let buffer = UnsafeRawBufferPointer(raw)
             for matcher in matchers {
-                matcher.scan(buffer, context: MatchContext(), onMatch: { found.append($0.secret) },
+                matcher.scan(buffer, onMatch: { found.append($0.secret) },
                              onFailure: { _ in failed = true })
             }
         }

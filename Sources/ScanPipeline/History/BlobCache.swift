@@ -22,7 +22,7 @@ struct CachedFinding: Sendable {
     /// What transforms added to the provenance (see `ProvenanceStep`).
     var steps: [ProvenanceStep]
     /// Path and commit conditions, settled for each path and commit the blob is met at.
-    var pending: ContextChecks?
+    var pending: DeferredChecks?
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool?
     /// The named-credential pass's confidence and provider label (see `BufferFinding`).

@@ -9,7 +9,7 @@ import ScanCore
 /// the checksum verdict, the named-credential pass's confidence and provider label (an index
 /// into the rule's fixed list, `NamedGrade`), the binary place (format, arch, section, offsets), the provenance
 /// steps (archive member paths, decoded encodings and spans) and the path and commit
-/// conditions still to settle (`ContextChecks`: allowlist numbers and counts). Never the
+/// conditions still to settle (`DeferredChecks`: allowlist numbers and counts). Never the
 /// secret's bytes, nor the line around it.
 ///
 /// A blob scanned whole that gave nothing is the empty record (no version byte either): nine
@@ -73,7 +73,7 @@ struct BlobEntryCoding {
                 for e in p.entries {
                     w.uint(e.isRuleList ? 1 : 0); w.uint(UInt64(e.index)); w.uint(UInt64(e.byteChecks)); w.uint(UInt64(e.bytePasses))
                 }
-                w.uint(Self.code(p.otherwise)); w.uint(p.rulePath ? 1 : 0)
+                w.uint(Self.code(p.otherwise)); w.uint(p.ruleCondition ? 1 : 0)
             } else {
                 w.uint(0)
             }
@@ -131,14 +131,14 @@ struct BlobEntryCoding {
             case 0: break
             case 1:
                 guard let entryCount = r.uint(), entryCount <= UInt64(bytes.count) else { return nil }
-                var entries: [ContextChecks.Entry] = []
+                var entries: [DeferredChecks.Entry] = []
                 for _ in 0..<entryCount {
                     guard let list = r.uint(), let index = r.uint(), index <= UInt64(Int32.max), let checks = r.uint(), checks <= 255,
                           let passes = r.uint(), passes <= 255 else { return nil }
-                    entries.append(ContextChecks.Entry(isRuleList: list == 1, index: Int(index), byteChecks: UInt8(checks), bytePasses: UInt8(passes)))
+                    entries.append(DeferredChecks.Entry(isRuleList: list == 1, index: Int(index), byteChecks: UInt8(checks), bytePasses: UInt8(passes)))
                 }
-                guard let otherwise = r.uint().flatMap(Self.outcome), let rulePath = r.uint() else { return nil }
-                f.pending = ContextChecks(entries: entries, otherwise: otherwise, rulePath: rulePath == 1)
+                guard let otherwise = r.uint().flatMap(Self.outcome), let ruleCondition = r.uint() else { return nil }
+                f.pending = DeferredChecks(entries: entries, otherwise: otherwise, ruleCondition: ruleCondition == 1)
             default: return nil
             }
             findings.append(f)
@@ -147,11 +147,11 @@ struct BlobEntryCoding {
         return BlobEntry(state: .scanned, findings: findings)
     }
 
-    private static func code(_ o: ContextChecks.Outcome) -> UInt64 {
+    private static func code(_ o: DeferredChecks.Outcome) -> UInt64 {
         switch o { case .report: return 0; case .drop: return 1; case .allowlisted: return 2 }
     }
 
-    private static func outcome(_ n: UInt64) -> ContextChecks.Outcome? {
+    private static func outcome(_ n: UInt64) -> DeferredChecks.Outcome? {
         switch n { case 0: return .report; case 1: return .drop; case 2: return .allowlisted; default: return nil }
     }
 

@@ -138,7 +138,7 @@ final class BlobWorkers: @unchecked Sendable {
         }
         let (chunks, pipeline) = streamed!
         var failures: [String] = []
-        let scanned = chunks.scan(stream, size: size, with: pipeline, context: MatchContext(), onFailure: { failure in
+        let scanned = chunks.scan(stream, size: size, with: pipeline, context: InputPlace(), onFailure: { failure in
             let text = failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "blob")
             if !failures.contains(text) { failures.append(text) }
         })

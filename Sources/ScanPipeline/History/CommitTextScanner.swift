@@ -306,7 +306,7 @@ final class CommitTextScanner: @unchecked Sendable {
             let rules = pipeline.rules
             var found: [BufferFinding] = []
             var failures: [RuleFailure] = []
-            pipeline.scan(part: text, layout: nil, context: MatchContext(path: nil, commit: place.commit.hex),
+            pipeline.scan(part: text, layout: nil, context: InputPlace(path: nil, commit: place.commit.hex),
                           onFinding: { found.append($0) }, onFailure: { failures.append($0) })
             for failure in failures where failed.insert([outcome.texts] + failure.key).inserted {
                 issue(place.description, failure.describe(ruleId: rules[failure.ruleIndex].id, unit: "text"))

@@ -72,7 +72,7 @@ final class StreamedBlobScanner {
     /// bytes before it, so every match up to half a chunk long is found wherever it lies; a
     /// longer one crossing a boundary is a rule failure (an error entry), never a silent miss.
     /// Columns of a line that crosses a boundary are carried into the next chunk.
-    func scan(_ stream: CatFileReader.ObjectStream, size: Int, with pipeline: BufferPipeline, context: MatchContext,
+    func scan(_ stream: CatFileReader.ObjectStream, size: Int, with pipeline: BufferPipeline, context: InputPlace,
               onFailure: (RuleFailure) -> Void) -> Scanned {
         var out = Scanned()
         var walk = Walk(scanner: self, size: size, read: { stream.read(into: $0, count: $1) })
@@ -214,7 +214,7 @@ final class StreamedBlobScanner {
         }
 
         /// Scans the next chunk; false when the blob is done (or the source failed).
-        mutating func scanChunk(_ pipeline: BufferPipeline, context: MatchContext, out: inout Scanned,
+        mutating func scanChunk(_ pipeline: BufferPipeline, context: InputPlace, out: inout Scanned,
                                 onFailure: (RuleFailure) -> Void) -> Bool {
             guard !finished, !failed else { return false }
             let storage = scanner.storage

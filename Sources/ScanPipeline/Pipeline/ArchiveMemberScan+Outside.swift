@@ -49,7 +49,7 @@ extension ArchiveMemberScan {
     ///   - readEntries: reads the entries of a zip (from a local header) or a tar (from a
     ///     header) at `range`'s start, to its end at most, as members; returns the reader (its
     ///     `memberData` relative to the range).
-    func scanOutside(_ top: ArchiveReader, problems: [ArchiveProblem], raw: ArchiveRawBytes, context: MatchContext,
+    func scanOutside(_ top: ArchiveReader, problems: [ArchiveProblem], raw: ArchiveRawBytes, context: InputPlace,
                      readEntries: (Range<Int64>, ArchiveKind) -> ArchiveReader,
                      onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> OutsideScan {
         var out = OutsideScan()
@@ -166,7 +166,7 @@ extension ArchiveMemberScan {
     /// Scans `gaps` of `raw` as binary bytes, gathered into buffers of up to a chunk (a NUL
     /// between two gaps, so no match joins them); a gap longer than a chunk is read in chunks
     /// that overlap by 64 KiB (a match in the overlap is reported once). Returns the bytes read.
-    private func scanRaw(_ gaps: [Range<Int64>], of raw: ArchiveRawBytes, context: MatchContext,
+    private func scanRaw(_ gaps: [Range<Int64>], of raw: ArchiveRawBytes, context: InputPlace,
                          onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Int {
         guard !gaps.isEmpty else { return 0 }
         let capacity = max(1 << 16, min(options.chunkSize, 64 << 20))

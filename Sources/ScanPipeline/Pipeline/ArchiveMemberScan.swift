@@ -80,7 +80,7 @@ final class ArchiveMemberScan {
                 outcome.bytes += count
                 outcome.members += 1
                 let steps = names.map { ProvenanceStep.archiveMember(path: $0) }
-                let context = MatchContext(path: contextPath.map { ArchiveMemberScan.path($0, names) })
+                let context = InputPlace(path: contextPath.map { ArchiveMemberScan.path($0, names) })
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count])
                 let summary = pipeline.scan(whole: bytes, context: context, onFinding: { f in
                     var f = f
@@ -94,7 +94,7 @@ final class ArchiveMemberScan {
         let problems = walk(top, chain: [])
         var settled = Set<Int>()
         if let raw = ArchiveRawBytes(source) {
-            let outside = scanOutside(top, problems: problems, raw: raw, context: MatchContext(path: contextPath), readEntries: { range, kind in
+            let outside = scanOutside(top, problems: problems, raw: raw, context: InputPlace(path: contextPath), readEntries: { range, kind in
                 // Entries found outside the members are read front to back from their header,
                 // as a streaming reader (`bsdtar` from a pipe, `tar --ignore-zeros`) extracts them.
                 let reader = ArchiveReader(source: .stream(raw.stream(range)), kind: kind, budget: budget)

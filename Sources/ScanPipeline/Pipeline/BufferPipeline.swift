@@ -26,8 +26,8 @@ final class BufferPipeline {
     }
 
     /// - Parameter hashes: shared by the workers of one scan (see `BufferScanner`).
-    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
-        scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes)
+    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil, mode: MatchMode = .scan) {
+        scanner = BufferScanner(ruleSet: ruleSet, options: options, hashes: hashes, mode: mode)
         self.options = options
         transforms = BufferPipeline.standardTransforms(options)
     }
@@ -63,7 +63,7 @@ final class BufferPipeline {
 
     /// A buffer held whole in memory (a blob, a staged file, an example).
     @discardableResult
-    func scan(whole bytes: UnsafeRawBufferPointer, context: MatchContext = MatchContext(), reference: HitReference? = nil,
+    func scan(whole bytes: UnsafeRawBufferPointer, context: InputPlace = InputPlace(), reference: HitReference? = nil,
               hashSecrets: Bool = true, onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Summary {
         let (layout, problems) = BufferPipeline.sniff(bytes)
         if bytes.count > 0 {
@@ -82,7 +82,7 @@ final class BufferPipeline {
     ///   - accept, linesBefore, columnsBefore, resumable, reference, hashSecrets: as for
     ///     `BufferScanner.scan`. Findings of derived buffers are always hashed (their value
     ///     is in the derived bytes, gone after the call).
-    func scan(part bytes: UnsafeRawBufferPointer, layout: BinaryLayout?, baseOffset: Int = 0, context: MatchContext = MatchContext(),
+    func scan(part bytes: UnsafeRawBufferPointer, layout: BinaryLayout?, baseOffset: Int = 0, context: InputPlace = InputPlace(),
               accept: Range<Int>? = nil, linesBefore: Int = 0, columnsBefore: Int = 0, resumable: Range<Int>? = nil,
               reference: HitReference? = nil, hashSecrets: Bool = true,
               onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) {
@@ -184,7 +184,7 @@ final class BufferPipeline {
         var hidden: [Int] = []
         var failed = false
         text.withUnsafeBytes { buffer in
-            scanner.scan(buffer, isBinary: false, context: MatchContext(), hashSecrets: false, onFinding: { f in
+            scanner.scan(buffer, isBinary: false, context: InputPlace(), hashSecrets: false, onFinding: { f in
                 // Every place whose line the match touches.
                 var lo = 0, hi = starts.count
                 while lo < hi { let mid = (lo + hi) / 2; if starts[mid] <= f.range.lowerBound { lo = mid + 1 } else { hi = mid } }

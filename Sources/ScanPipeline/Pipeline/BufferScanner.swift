@@ -26,7 +26,7 @@ struct BufferFinding {
     var steps: [ProvenanceStep] = []
     /// Path and commit conditions still to be settled (`RuleSet.settle`): set only for a
     /// buffer scanned without its place (a history blob, settled per path and commit).
-    var pending: ContextChecks? = nil
+    var pending: DeferredChecks? = nil
     /// The rule's checksum on the secret (nil: none applies).
     var checksum: Bool? = nil
     /// The named-credential pass's confidence and provider label (`RuleMatch.confidence`,
@@ -48,8 +48,10 @@ struct ValueTags: Sendable, Hashable {
 
 /// The matching stage of `BufferPipeline`, for one buffer of any origin (a file chunk, a
 /// git blob, a staged file, a derived buffer): masks binary content to printable runs,
-/// runs the matcher, marks allowlisted and inline-allowed findings as suppressed (inline
-/// markers on the original line), computes line, column and secret hash. One per worker
+/// runs the matcher on the rules `RuleFilter` lets run at the buffer's place, settles what
+/// the matcher left to the place (or hands it on with the finding), marks allowlisted and
+/// inline-allowed findings as suppressed (inline markers on the original line), computes
+/// line, column and secret hash. One per worker
 /// thread; its buffers are reused. Inputs go through `BufferPipeline`, never here directly.
 final class BufferScanner {
     let matcher: Matcher
@@ -57,17 +59,16 @@ final class BufferScanner {
     private let hashes: SecretHashMemo
     private var maskBuffer: UnsafeMutableRawBufferPointer
     private var lineIndex = TextPosition.LineIndex()
-    private let scratch: MatchScratch
+    private let filter: RuleFilter
 
     /// - Parameter hashes: shared by the workers of one scan, so each distinct secret's
     ///   deliberately slow hash is computed once.
-    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil) {
-        matcher = Matcher(ruleSet: ruleSet)
-        matcher.reportsAllowlisted = true
+    /// - Parameter mode: `.scan`, or `.ruleExamples` for `rules check`'s examples.
+    init(ruleSet: RuleSet, options: ScanOptions, hashes: SecretHashMemo? = nil, mode: MatchMode = .scan) {
         // The matcher knows bytes only; path and commit conditions are settled here, or by
         // history per path and commit (`BufferFinding.pending`).
-        matcher.defersContext = true
-        scratch = ruleSet.makeScratch()
+        matcher = Matcher(ruleSet: ruleSet, mode: mode)
+        filter = RuleFilter(ruleSet: ruleSet)
         self.options = options
         self.hashes = hashes ?? SecretHashMemo(options: options)
         maskBuffer = .allocate(byteCount: 64 << 10, alignment: 64)
@@ -116,7 +117,7 @@ final class BufferScanner {
 
     /// - Returns: the newlines in `buffer[accept]`, for the next chunk's `linesBefore` (0 for binary).
     @discardableResult
-    func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext, accept: Range<Int>? = nil,
+    func scan(_ input: UnsafeRawBufferPointer, isBinary: Bool, context: InputPlace, accept: Range<Int>? = nil,
               linesBefore: Int = 0, columnsBefore: Int = 0, countLines: Bool = false, reference: HitReference? = nil,
               resumable: Range<Int>? = nil,
               hashSecrets: Bool = true, repositoryRules: RepositoryRules = .inline,
@@ -127,8 +128,7 @@ final class BufferScanner {
         var found: [BufferFinding] = []
         var matchStarts: [Int] = []
         resumeAt = nil
-        matcher.pass = twoPass ? .trusted : .all
-        match(buffer, original: buffer, isBinary: isBinary, context: context, accept: accept, linesBefore: linesBefore,
+        match(buffer, original: buffer, isBinary: isBinary, context: context, pass: twoPass ? .trusted : .all, accept: accept, linesBefore: linesBefore,
               columnsBefore: columnsBefore, reference: reference, continues: resumable != nil,
               found: &found, matchStarts: &matchStarts, onFailure: onFailure)
         if twoPass { trustedSpans = matcher.trustedSpans }
@@ -158,7 +158,7 @@ final class BufferScanner {
     /// The repository pass of a buffer scanned with `repositoryRules: .deferred`: the rules of
     /// the scanned tree over `input` with `hidden` blanked (the trusted spans of that scan and
     /// whatever else the caller must keep from them).
-    func scanRepositoryRules(_ input: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: MatchContext,
+    func scanRepositoryRules(_ input: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: InputPlace,
                              accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, hashSecrets: Bool = true,
                              onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) {
         let buffer = isBinary ? masked(input) : input
@@ -184,15 +184,13 @@ final class BufferScanner {
     /// kept, so line numbers after a hidden PEM block stay right); a match that touches a
     /// hidden byte, or the byte either side, is dropped. Positions and inline markers come
     /// from `buffer` itself. With nothing hidden the buffer is matched as it is.
-    private func repositoryPass(_ buffer: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: MatchContext,
+    private func repositoryPass(_ buffer: UnsafeRawBufferPointer, isBinary: Bool, hidden: [Range<Int>], context: InputPlace,
                                 accept: Range<Int>?, linesBefore: Int, columnsBefore: Int,
                                 found: inout [BufferFinding], onFailure: (RuleFailure) -> Void) {
-        matcher.pass = .repository
-        defer { matcher.pass = .trusted }
         var starts: [Int] = []
         let spans = hidden.filter { !$0.isEmpty }
         guard !spans.isEmpty else {
-            match(buffer, original: buffer, isBinary: isBinary, context: context, accept: accept, linesBefore: linesBefore,
+            match(buffer, original: buffer, isBinary: isBinary, context: context, pass: .repository, accept: accept, linesBefore: linesBefore,
                   columnsBefore: columnsBefore, reference: nil, continues: false, found: &found, matchStarts: &starts, onFailure: onFailure)
             return
         }
@@ -210,7 +208,7 @@ final class BufferScanner {
             for i in span.clamped(to: 0..<buffer.count) where copy[i] != 0x0A && copy[i] != 0x0D { copy[i] = 0 }
         }
         var mine: [BufferFinding] = []
-        match(UnsafeRawBufferPointer(copy), original: buffer, isBinary: isBinary, context: context, accept: accept,
+        match(UnsafeRawBufferPointer(copy), original: buffer, isBinary: isBinary, context: context, pass: .repository, accept: accept,
               linesBefore: linesBefore, columnsBefore: columnsBefore, reference: nil, continues: false,
               found: &mine, matchStarts: &starts, onFailure: onFailure, touches: { whole in
             // Binary search for the first merged span ending after the match starts.
@@ -223,8 +221,8 @@ final class BufferScanner {
 
     /// One matcher pass over `buffer` (what the rules see), each match turned into a finding
     /// placed in `original` (the bytes as read: the same offsets).
-    private func match(_ buffer: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, isBinary: Bool, context: MatchContext,
-                       accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, reference: HitReference?, continues: Bool,
+    private func match(_ buffer: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, isBinary: Bool, context: InputPlace,
+                       pass: Matcher.RulePass, accept: Range<Int>?, linesBefore: Int, columnsBefore: Int, reference: HitReference?, continues: Bool,
                        found: inout [BufferFinding], matchStarts: inout [Int], onFailure: (RuleFailure) -> Void,
                        touches: ((Range<Int>) -> Bool)? = nil) {
         lineIndex.reset()
@@ -240,10 +238,9 @@ final class BufferScanner {
             if isNew { lineAllowed = InlineAllow.present(in: UnsafeRawBufferPointer(rebasing: original[range])) }
             return (range, lineAllowed)
         }
-        // A mask is newlines outside its runs: the keyword pass skips them.
-        matcher.sparseFiller = isBinary ? 0x0A : nil
-        matcher.knownPath = settlesNow ? context.path : nil
-        matcher.scan(buffer, context: MatchContext(), accept: accept, reference: isBinary ? nil : reference,
+        // A binary's mask is newlines outside its runs: the keyword pass skips them.
+        matcher.scan(buffer, mask: filter.mask(for: context), pass: pass, sparseFiller: isBinary ? 0x0A : nil,
+                     accept: accept, reference: isBinary ? nil : reference,
                      continues: continues, onMatch: { m in
             if let touches, touches(m.match) { return }
             var finding = BufferFinding(ruleIndex: m.ruleIndex, range: m.secret, secretHash: "", checksum: m.checksum)
@@ -252,8 +249,7 @@ final class BufferScanner {
             var allowlisted = m.allowlisted
             if let pending = m.pending {
                 if settlesNow {
-                    switch matcher.ruleSet.settle(pending, ruleIndex: m.ruleIndex, path: context.path, commit: context.commit,
-                                                  scratch: scratch, onFailure: onFailure) {
+                    switch filter.settle(pending, ruleIndex: m.ruleIndex, place: context, onFailure: onFailure) {
                     case .drop: return
                     case .allowlisted: allowlisted = true
                     case .report: break

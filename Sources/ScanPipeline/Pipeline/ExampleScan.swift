@@ -7,9 +7,8 @@ import MatchEngine
 public enum ExampleScan {
     /// For `RuleChecker.check(files:requireExamples:runner:)`.
     public static func runner(for ruleSet: RuleSet) -> (String) -> [ExampleMatch] {
-        let pipeline = BufferPipeline(ruleSet: ruleSet, options: ScanOptions(jobs: 1))
-        // Each rule answers for its own examples (see `Matcher.genericsYield`).
-        pipeline.scanner.matcher.genericsYield = false
+        // Each rule answers for its own examples (see `MatchMode.ruleExamples`).
+        let pipeline = BufferPipeline(ruleSet: ruleSet, options: ScanOptions(jobs: 1), mode: .ruleExamples)
         let scratch = ruleSet.makeScratch()
         return { text in
             var bytes = Array(text.utf8)

@@ -13,10 +13,7 @@ final class NameVetting {
     private let matcher: Matcher
 
     init(ruleSet: RuleSet) {
-        matcher = Matcher(ruleSet: ruleSet)
-        // The trusted pass records every trusted pattern's match before any check drops it.
-        matcher.pass = .trusted
-        matcher.genericsYield = false
+        matcher = Matcher(ruleSet: ruleSet, mode: .nameVetting)
     }
 
     private var known: [[UInt8]: [UInt8]] = [:]
@@ -36,7 +33,8 @@ final class NameVetting {
         var spans: [Range<Int>] = []
         var failed = false
         name.withUnsafeBytes { buffer in
-            matcher.scan(buffer, context: MatchContext(), onMatch: { _ in }, onFailure: { _ in failed = true })
+            // The trusted pass records every trusted pattern's match before any check drops it.
+            matcher.scan(buffer, pass: .trusted, onMatch: { _ in }, onFailure: { _ in failed = true })
             spans = matcher.trustedSpans
         }
         if failed { return NameVetting.marker }

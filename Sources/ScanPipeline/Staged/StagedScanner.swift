@@ -139,7 +139,7 @@ public final class StagedScanner {
                     for issue in archive.issues { result.issues.append(ScanIssue(path: ArchiveMemberScan.path(path, issue.members), message: issue.message)) }
                     if !archive.scanBytesToo { return }
                 }
-                let summary = pipeline.scan(whole: raw, context: MatchContext(path: path), hashSecrets: false,
+                let summary = pipeline.scan(whole: raw, context: InputPlace(path: path), hashSecrets: false,
                                             onFinding: { item.found.append($0) }, onFailure: { failure in
                     if failedRules.insert([scanned.count] + failure.key).inserted {
                         result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "file")))
@@ -184,7 +184,7 @@ public final class StagedScanner {
                             for f in archive.findings { keys.insert(CachedFinding(f).key) }
                             if !archive.scanBytesToo { return }
                         }
-                        pipeline.scan(whole: raw, context: MatchContext(path: oldPath),
+                        pipeline.scan(whole: raw, context: InputPlace(path: oldPath),
                                       onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _ in })
                     }
                 }
@@ -244,7 +244,7 @@ public final class StagedScanner {
             case .stream(_, let size, let stream):
                 if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
                 largestBlobBuffer = max(largestBlobBuffer, options.chunkSize)
-                let scanned = chunks!.scan(stream, size: size, with: pipeline, context: MatchContext(path: paths[i]),
+                let scanned = chunks!.scan(stream, size: size, with: pipeline, context: InputPlace(path: paths[i]),
                                            onFailure: { onFailure(i, $0) })
                 if scanned.complete {
                     let issues = scanned.archiveIssues.isEmpty ? scanned.problems.map { (members: [[UInt8]](), message: $0) } : scanned.archiveIssues
