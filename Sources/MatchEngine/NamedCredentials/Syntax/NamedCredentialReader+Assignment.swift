@@ -63,7 +63,8 @@ extension NamedCredentialReader {
             && byte(read.end).map(NamedCredentialReader.isQuote) == true && colon && headerName
         let form: ValueForm = !spaced && isParameter(nameStart) ? .slot
             : !spaced && isConfigLine(nameStart) || colon && isConfigLine(nameStart) || inString ? .config : .bare
-        if form != .bare && looksLikeCodeName(value) { return nil }
+        // In a password slot (`;Password=rose_garden;`) no variable can stand: words joined are the password.
+        if form != .bare && !(form == .slot && name.kind == .password) && looksLikeCodeName(value) { return nil }
         return candidate(name, value: value, matchStart: nameStart, matchEnd: read.end, form: form)
     }
 
