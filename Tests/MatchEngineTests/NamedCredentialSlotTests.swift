@@ -44,6 +44,20 @@ final class NamedCredentialSlotTests: XCTestCase {
         XCTAssertEqual(found("postgresql://user:secret@host1:5432,user:secret@host2:5433/app"), [])
     }
 
+    /// An environment variable's line holds nothing but its value: under a password's name, a
+    /// slot. Lower-case names in code are keyword arguments and keep their rules.
+    func testEnvironmentVariablesArePasswordSlots() {
+        XCTAssertEqual(found("SERVICE_DB_PASSWORD=\(word)\n"), [word])
+        XCTAssertEqual(confidences("export MAIL_PASSWORD=\(joined)   # the relay's\n"), [.low])
+        XCTAssertEqual(found("# ADMIN_PASSWORD=\(word)\n"), [word])
+        XCTAssertEqual(found("DB_PASSWORD=postgres\nSMTP_PASSWORD=smtp_password\nAPI_PASSWORD=${API_PASSWORD}\n"), [])
+        // A test's word for the password it sets.
+        XCTAssertEqual(found("\tTOOL_PASSWD=badpassword &&\n\tUI_PASSWORD=WrongPass1\n"), [])
+        XCTAssertEqual(found("conn = connect(\n    password=\(word),\n)\n"), [])
+        // A weak name (`_PASS`) still wants a mixed value.
+        XCTAssertEqual(found("APP_PASS=\(word)\n"), [])
+    }
+
     func testCodeKeepsItsRules() {
         // A bare word or a quoted word alone in code is as often a stand-in or a variable.
         XCTAssertEqual(found("password = \"\(word)\"\n"), [])

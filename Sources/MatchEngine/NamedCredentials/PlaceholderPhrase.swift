@@ -8,7 +8,7 @@
 extension CredentialValueScorer {
     /// Lowercase. Placeholder words, the filler around them (`my`, `this is`, `here`), the
     /// accounts and services sample configurations name (`admin`, `root`, `postgres`, `db`) and
-    /// the words tests use (`test`, `demo`, `local`).
+    /// the words tests use (`test`, `demo`, `local`, `wrong`).
     static let placeholderVocabulary: Set<[UInt8]> = Set([
         "password", "passwd", "passwort", "pass", "pwd", "pw", "passphrase", "secret", "secrets", "changeme", "change", "changeit",
         "me", "it", "test", "tests", "testing", "tester", "example", "examples", "sample", "dummy", "fake", "mock", "foo", "bar",
@@ -18,6 +18,8 @@ extension CredentialValueScorer {
         "users", "admin", "administrator", "root", "guest", "default", "demo", "local", "localhost", "dev", "development", "prod",
         "production", "staging", "app", "application", "service", "postgres", "postgresql", "pg", "mysql", "mariadb", "mongo",
         "mongodb", "redis", "rabbitmq", "sql", "smtp", "mail", "email",
+        // What a test says of the password it sets (`badpassword`, `wrong_pass`, `validsecret`).
+        "bad", "wrong", "invalid", "incorrect", "good", "correct", "valid", "other", "another",
     ].map { Array($0.utf8) })
     static let longestPlaceholderWord = placeholderVocabulary.map(\.count).max() ?? 0
 
