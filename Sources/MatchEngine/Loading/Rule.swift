@@ -74,6 +74,10 @@ public struct Rule: Sendable {
     /// credentials, run near its keywords instead of a regex (its `regex` is a placeholder the
     /// matcher never runs); its `providers` list is the pass's provider names.
     public var namedCredentials: NamedCredentialPass? = nil
+    /// `[[rules.providerShapes]]` (keyshape's, on the named-credential rule): providers'
+    /// documented value shapes, which every generic rule's match under a provider's name must
+    /// fit (`ProviderShapes`).
+    public var providerShapes: [ProviderShape] = []
 
     public init(id: String, description: String, regex: Regex, secretGroup: Int? = nil, entropy: Double? = nil,
                 keywords: [String] = [], path: Regex? = nil, tags: [String] = [], allowlists: [Allowlist] = [],

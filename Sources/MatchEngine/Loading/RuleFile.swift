@@ -113,6 +113,22 @@ public enum RuleLoader {
         return bytes
     }
 
+    /// One `[[rules.providerShapes]]` entry (see `ProviderShape`).
+    static func readProviderShape(_ e: TOMLTable, rule id: String, reader: inout TableReader) throws -> ProviderShape {
+        let at = SourcePosition(file: reader.file, line: e.position?.line ?? 0, column: e.position?.column ?? 1)
+        for k in ["provider", "names", "shape", "source"] where e[k] == nil {
+            throw RuleLoadError(at, "\(RuleLoader.named(id)): a `[[rules.providerShapes]]` entry has no `\(k)`")
+        }
+        for k in e.keys where !["provider", "names", "heads", "shape", "alphabet", "rule", "source"].contains(k) {
+            reader.warn(e, k, "\(RuleLoader.named(id)): unknown key in `[[rules.providerShapes]]` (ignored)")
+        }
+        let shape = try reader.compile("^(?:" + (try reader.string(e, "shape")) + ")$", e, "shape")
+        return ProviderShape(provider: try reader.string(e, "provider"), names: try reader.strings(e, "names"),
+                             heads: e["heads"] == nil ? [] : try reader.strings(e, "heads"), shape: shape,
+                             alphabet: e["alphabet"] == nil ? nil : ByteSet(try reader.string(e, "alphabet")),
+                             rule: e["rule"] == nil ? nil : try reader.string(e, "rule"), source: try reader.string(e, "source"))
+    }
+
     static func readRule(_ t: TOMLTable, reader: inout TableReader) throws -> Rule {
         let start = SourcePosition(file: reader.file, line: t.position?.line ?? 0, column: t.position?.column ?? 1)
         guard t["id"] != nil else { throw RuleLoadError(start, "rule has no `id`") }
@@ -147,6 +163,8 @@ public enum RuleLoader {
             switch key {
             case "id", "regex", "kind": break
             case "providers" where structural: break
+            case "providerShapes" where structural:
+                rule.providerShapes = try reader.tables(t, key).map { try readProviderShape($0, rule: id, reader: &reader) }
             case "skipReport": rule.skipReport = try reader.bool(t, key)
             case "override": rule.overrides = try reader.bool(t, key)
             case "required":

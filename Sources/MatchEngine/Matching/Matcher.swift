@@ -380,6 +380,13 @@ public final class Matcher {
         // A stand-in value (`ghp_xxxx…`, `${TOKEN}`, AKIAIOSFODNN7EXAMPLE) is no secret, for
         // every rule: no finding, not counted (see Placeholder).
         if dropsPlaceholders && Placeholder.isPlaceholder(secretBytes, prefixes: rule.keywords) { return .drop }
+        // A piece of a provider's documentation value (its docs' password, read up to a
+        // decoded `@`) is one too.
+        if dropsPlaceholders && Placeholder.documentationValue(in: buffer.bindMemory(to: UInt8.self), overlapping: secret) { return .drop }
+        // A generic match under a provider's name whose value has none of the provider's
+        // documented shapes: not that provider's credential (see ProviderShapes).
+        if rule.isGeneric && !ruleSet.providerShapes.isEmpty
+            && ruleSet.providerShapes.contradicts(buffer, secret: secret, match: match, scratch: scratch) { return .drop }
         let hasRuleLists = !rule.allowlists.isEmpty
         let globals = ruleSet.allowlists
         if !hasRuleLists && globals.isEmpty { return .report }

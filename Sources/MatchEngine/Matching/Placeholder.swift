@@ -24,9 +24,45 @@ public enum Placeholder: ASCIIByteClasses {
         // GitHub's REST API documentation token.
         "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
         "16C7e42F292c6912E7710c838347Ae178B4a",
+        // Telegram's Bot API: "the token looks something like" this
+        // (https://core.telegram.org/bots/api#authorizing-your-bot).
+        "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
     ].map { Array($0.utf8) })
 
     static let documentationLengths = Set(documentationValues.map(\.count))
+    static let shortestDocumentationValue = documentationLengths.min() ?? 0
+
+    static let longestDocumentationValue = documentationLengths.max() ?? 0
+
+    /// Whether a documentation value stands inside `v` as a whole part, between characters
+    /// that are not letters or digits (or the ends): the password of a connection string
+    /// (`mongodb://user:<the docs' password>@host`) or a token after its prefix. The values
+    /// are 17 characters and longer, of mixed classes: no random value holds one by chance.
+    static func containsDocumentationValue(_ v: Bytes) -> Bool {
+        v.count > shortestDocumentationValue && documentationValue(in: v, overlapping: 0..<v.count)
+    }
+
+    /// Whether a documentation value stands in `buffer` (as a whole part, as above) overlapping
+    /// `secret`: also when a rule took only a piece of it (a decoded `%40` made the docs'
+    /// password `…P@ssw0rd`, and a URL pattern read the password up to that `@`).
+    static func documentationValue(in buffer: Bytes, overlapping secret: Range<Int>) -> Bool {
+        let n = buffer.count
+        let from = max(0, secret.lowerBound - longestDocumentationValue + 1)
+        let to = min(n, secret.upperBound + longestDocumentationValue - 1)
+        for value in documentationValues where value.count <= to - from {
+            let m = value.count, first = value[0]
+            var i = max(from, secret.lowerBound - m + 1)
+            while i < secret.upperBound && i + m <= to {
+                if buffer[i] == first && (i == 0 || !isAlnum(buffer[i - 1])) && (i + m == n || !isAlnum(buffer[i + m])) {
+                    var j = 1
+                    while j < m && buffer[i + j] == value[j] { j += 1 }
+                    if j == m { return true }
+                }
+                i += 1
+            }
+        }
+        return false
+    }
 
     /// Words that mark a value as a stand-in, lowercase. The longer ones may sit anywhere;
     /// `shortWords` (where a random token could hold them by chance: 5 letters of base62 in
@@ -72,6 +108,7 @@ public enum Placeholder: ASCIIByteClasses {
         if n == 0 { return nil }
         let v = secret.bindMemory(to: UInt8.self)
         if documentationLengths.contains(n) && documentationValues.contains(Array(v)) { return .documentationValue }
+        if containsDocumentationValue(v) { return .documentationValue }
         if isTemplate(v) { return .template }
         let from = prefixEnd(v, prefixes: prefixes)
         let t = UnsafeBufferPointer(rebasing: v[from...])

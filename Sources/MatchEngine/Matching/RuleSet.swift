@@ -60,6 +60,7 @@ public final class RuleSet: @unchecked Sendable {
         isGeneric = rules.map(\.isGeneric)
         isNamedCredentials = rules.map { $0.namedCredentials != nil }
         hasNamedCredentials = isNamedCredentials.contains(true)
+        providerShapes = ProviderShapes(rules.flatMap(\.providerShapes))
         fromRepository = rules.map(\.fromRepository)
         hasRepositoryRules = fromRepository.contains(true)
         mixesGenericAndProvider = isGeneric.contains(true) && isGeneric.contains(false)
@@ -81,6 +82,9 @@ public final class RuleSet: @unchecked Sendable {
     /// Per rule: it is the named-credential pass (`NamedYield`).
     let isNamedCredentials: [Bool]
     let hasNamedCredentials: Bool
+    /// Providers' documented value shapes, which a generic rule's match under a provider's
+    /// name must fit (`ProviderShapes`).
+    public let providerShapes: ProviderShapes
     /// Per rule: it came from the scanned tree (`Rule.fromRepository`).
     let fromRepository: [Bool]
     /// Whether any rule came from the scanned tree: then each buffer is matched in two passes

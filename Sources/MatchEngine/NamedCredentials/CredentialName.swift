@@ -69,7 +69,7 @@ struct CredentialNameScorer: ASCIIByteClasses {
                                                   "production", "dev", "staging", "live", "test"].map { Array($0.utf8) })
     /// Words before the head that make the name no credential's: public halves, tokens that
     /// are protocol state, database and keyboard keys, test fixtures.
-    static let disqualifiers: Set<[UInt8]> = Set(["public", "pub", "publishable", "csrf", "xsrf", "page", "next", "continuation",
+    static let disqualifiers: Set<[UInt8]> = Set(["public", "pub", "publishable", "csrf", "xsrf", "authenticity", "page", "next", "continuation",
                                                   "cursor", "sync", "nonce", "idempotency", "request", "correlation", "device",
                                                   "registration", "push", "fcm", "apns", "notification", "verification", "invite",
                                                   "invitation", "unsubscribe", "confirmation", "reset", "upload", "download", "share",
