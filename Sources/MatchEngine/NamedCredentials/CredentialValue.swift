@@ -38,9 +38,18 @@ enum CredentialValueScorer: ASCIIByteClasses {
         // Text that is not ASCII (`«marked»` examples, typographic quotes, prose) is no
         // credential this pass reports: the generic rules' alphabet is ASCII too.
         if value.contains(where: { $0 >= 0x80 || $0 < 0x20 }) { return nil }
-        if isReference(value) || isNonSecretShape(value) { return nil }
-        if Placeholder.isPlaceholder(UnsafeRawBufferPointer(value)) || isPlaceholderWord(value) || isElidedOrSample(value) { return nil }
-        if containsCredentialWord(value) { return nil }
+        // A password slot (a connection string's `Password=`, a URI's userinfo, `curl -u`) holds
+        // nothing but a password: there `)` is a character, not a call, and a value is none only
+        // when it is a documented placeholder (`isPlaceholderPhrase`), not for holding a test
+        // or credential word (`TestFeedPassword` is some test feed's password).
+        let passwordSlot = form == .slot && name.kind == .password
+        if isReference(value, allowsParentheses: passwordSlot) || isNonSecretShape(value) || isEncodedJSON(value) { return nil }
+        if Placeholder.isPlaceholder(UnsafeRawBufferPointer(value)) || isPlaceholderWord(value) { return nil }
+        if passwordSlot {
+            if isPlaceholderPhrase(value) || isSelfDescription(value) || isElidedOrRepeated(value) { return nil }
+        } else if isElidedOrSample(value) || containsCredentialWord(value) || isCamelCaseTypeName(value) {
+            return nil
+        }
         let inCode = form == .quoted || form == .bare
         let random = looksRandom(value) && (!inCode || n >= minimumRandomLengthInCode && !isIdShaped(value))
         if form == .bare && !random && looksLikeIdentifier(value) { return nil }
@@ -63,10 +72,10 @@ enum CredentialValueScorer: ASCIIByteClasses {
 
     /// `${VAR}`, `$VAR`, `%s`, `%(name)s`, `{{ var }}`, `<your-key>`, `@VAR@`, `#{...}`,
     /// function calls and the like: the value is elsewhere.
-    static func isReference(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isReference(_ v: UnsafeBufferPointer<UInt8>, allowsParentheses: Bool = false) -> Bool {
         let first = v[0], last = v[v.count - 1]
         // A call (`getenv(...)`, `QSF7UUM)RX`): code, not a literal someone typed.
-        if v.contains(UInt8(ascii: "(")) || v.contains(UInt8(ascii: ")")) { return true }
+        if !allowsParentheses && (v.contains(UInt8(ascii: "(")) || v.contains(UInt8(ascii: ")"))) { return true }
         let lowered = v.prefix(16).map(lower)
         for p in ["process.env", "os.environ", "system.getenv", "env.", "env[", "&lt;"] where startsWith(lowered, p) { return true }
         if first == UInt8(ascii: "$") || first == UInt8(ascii: "<") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
@@ -79,6 +88,8 @@ enum CredentialValueScorer: ASCIIByteClasses {
         for i in 0..<(v.count - 1) {
             let a = v[i], b = v[i + 1]
             if a == UInt8(ascii: "$") && (b == UInt8(ascii: "{") || b == UInt8(ascii: "(")) { return true }
+            // Swift's interpolation (`user:\(password)@`), a reference even where `(` is a character.
+            if a == UInt8(ascii: "\\") && b == UInt8(ascii: "(") { return true }
             if a == UInt8(ascii: "{") && (b == UInt8(ascii: "{") || b == UInt8(ascii: "}")) { return true }
             if a == UInt8(ascii: "#") && b == UInt8(ascii: "{") { return true }
             if a == UInt8(ascii: "%") && (b == UInt8(ascii: "s") || b == UInt8(ascii: "(") || b == UInt8(ascii: "d")) && (i + 2 == v.count || !isAlnum(v[i + 2])) { return true }
@@ -112,6 +123,44 @@ enum CredentialValueScorer: ASCIIByteClasses {
         if others == 0 && dots > 0 && isDotted(v) { return true }
         if hasFileExtension(v) { return true }
         return false
+    }
+
+    /// Base64 of a JSON object (`eyJ` is `{"`): a document, such as a pagination token's state
+    /// (`--starting-token eyJOZXh0…`) or a JWT's header, not a credential by itself. (A JWT is
+    /// its rule's; a Kubernetes Secret's Docker config is decoded and its fields judged.)
+    static func isEncodedJSON(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        v.count > 3 && v[0] == UInt8(ascii: "e") && v[1] == UInt8(ascii: "y") && v[2] == UInt8(ascii: "J")
+    }
+
+    /// CamelCase words, as a type is named (`SecretStr`, `AWSSecretKey`, `pyOpenSSLContext`):
+    /// an optional lowercase word or a capital with up to 3 digits, then two or more words of a
+    /// capital, two or more lowercase letters and up to 3 digits. In code or configuration that
+    /// is a type (`password: SecretStr`); in a password slot it is the password.
+    static func isCamelCaseTypeName(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = v.count
+        /// Whether `v[from...]` is two or more words of a capital, lowercase letters and digits.
+        func words(from start: Int) -> Bool {
+            var i = start, count = 0
+            while i < n {
+                guard isUpper(v[i]) else { return false }
+                var j = i + 1
+                while j < n && isLower(v[j]) { j += 1 }
+                guard j - i - 1 >= 2 else { return false }
+                let digits = j
+                while j < n && isDigit(v[j]) && j - digits < 3 { j += 1 }
+                count += 1
+                i = j
+            }
+            return count >= 2
+        }
+        if words(from: 0) { return true }
+        var lowerRun = 0
+        while lowerRun < n && isLower(v[lowerRun]) { lowerRun += 1 }
+        if lowerRun >= 2 && words(from: lowerRun) { return true }
+        guard n > 0, isUpper(v[0]) else { return false }
+        var i = 1
+        while i < n && isDigit(v[i]) && i <= 3 { i += 1 }
+        return words(from: i)
     }
 
     /// An identifier as code writes one: snake_case, camelCase, CamelCase words, with at most
@@ -202,11 +251,17 @@ enum CredentialValueScorer: ASCIIByteClasses {
     /// documentation's values, not credentials. A random value holds none of these but about
     /// once in 10^6 (a given 4-character run in base62, at any of ~30 places).
     static func isElidedOrSample(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
-        if find(v, "...") != nil { return true }
-        if v.contains(0xE2) { return true }   // an ellipsis (U+2026) or other typographic character: prose
+        if isElidedOrRepeated(v) { return true }
         let lowered = v.map(lower)
         for run in ["1234", "asdasd", "asdf", "qwert", "testing", "testonly", "fortest", "mock", "geheim", "::"] where find(lowered, run) { return true }
         for word in ["test", "dummy", "fake", "sample", "your"] where startsWith(lowered, word) { return true }
+        return false
+    }
+
+    /// Elided (`...`, `…`) or a block said twice or more over the whole value.
+    static func isElidedOrRepeated(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        if find(v, "...") != nil { return true }
+        if v.contains(0xE2) { return true }   // an ellipsis (U+2026) or other typographic character: prose
         let n = v.count
         for block in 1...max(1, n / 2) where n % block == 0 && n / block >= 2 {
             var repeated = true

@@ -14,7 +14,7 @@ struct NamedCandidate: Equatable {
 /// Reads (name, value) pairs out of a buffer near keyword hits: each name-like token in a span
 /// is tried against the syntaxes (one file each: `+Assignment`, `+YAML`, `+XML`,
 /// `+CommandLine`, `+URL`, `+CallArgument`, `+Kubernetes`), which look at most a few hundred
-/// bytes either side of it, so the pass is linear in the span: a 10 MB line costs one walk
+/// bytes either side of it (a Secret's manifest and a continued command a few kilobytes, once), so the pass is linear in the span: a 10 MB line costs one walk
 /// over its tokens, each bounded.
 struct NamedCredentialReader {
     let buffer: UnsafeBufferPointer<UInt8>
@@ -24,6 +24,8 @@ struct NamedCredentialReader {
     final class Progress {
         /// Where the manifest lines read from a `kind: Secret` end.
         var manifestReadTo = 0
+        /// Where the lines a continued `curl` command was read to end.
+        var commandReadTo = 0
     }
     let progress = Progress()
     /// How far back a syntax looks for the start of a line (`NAME=value` at a line's start is
@@ -65,6 +67,7 @@ struct NamedCredentialReader {
         if let c = readURLUserinfo(schemeEnd: nameEnd) { found.append(c); return }
         if let c = readUserFlag(nameStart: nameStart, nameEnd: nameEnd) { found.append(c); return }
         if readKubernetesSecret(nameStart: nameStart, nameEnd: nameEnd, into: &found) != nil { return }
+        if readContinuedCommand(nameStart: nameStart, nameEnd: nameEnd, into: &found) { return }
         var start = nameStart
         var dashes = 0
         while start < nameEnd && buffer[start] == UInt8(ascii: "-") { start += 1; dashes += 1 }

@@ -61,9 +61,14 @@ extension NamedCredentialReader {
             || name.kind != .password
         let inString = closers == 0 && byte(nameStart - 1).map(NamedCredentialReader.isQuote) == true
             && byte(read.end).map(NamedCredentialReader.isQuote) == true && colon && headerName
-        let form: ValueForm = !spaced && isParameter(nameStart) ? .slot
+        var form: ValueForm = !spaced && isParameter(nameStart) ? .slot
             : !spaced && isConfigLine(nameStart) || colon && isConfigLine(nameStart) || inString ? .config : .bare
-        if form != .bare && looksLikeCodeName(value) { return nil }
+        // An environment variable's line (`DB_PASSWORD=v`, `export SMTP_PASSWORD=v`: an upper-case
+        // name, `=` with no space, the value bare): the variable holds the password and nothing
+        // else, a slot. (`password=creds,` in a call's arguments is a keyword argument.)
+        if form == .config && !spaced && !colon && name.kind == .password && isEnvironmentName(nameStart..<nameEnd) { form = .slot }
+        // In a password slot (`;Password=rose_garden;`) no variable can stand: words joined are the password.
+        if form != .bare && !(form == .slot && name.kind == .password) && looksLikeCodeName(value) { return nil }
         return candidate(name, value: value, matchStart: nameStart, matchEnd: read.end, form: form)
     }
 
@@ -112,6 +117,12 @@ extension NamedCredentialReader {
             return false
         }
         return true
+    }
+
+    /// Upper-case letters, digits and `_`, a letter first (`REACT_APP_DB_PASSWORD`).
+    func isEnvironmentName(_ r: Range<Int>) -> Bool {
+        guard let first = byte(r.lowerBound), CredentialNameScorer.isUpper(first) else { return false }
+        return buffer[r].allSatisfy { CredentialNameScorer.isUpper($0) || CredentialNameScorer.isDigit($0) || $0 == UInt8(ascii: "_") }
     }
 
     /// A parameter of a query string or a connection string: `?name=`, `&name=`, `;name=`.

@@ -38,6 +38,45 @@ extension NamedCredentialReader {
             guard !secret.isEmpty, CredentialValueScorer.looksRandom(UnsafeBufferPointer(rebasing: buffer[secret])) else { return nil }
         }
         guard !secret.isEmpty else { return nil }
+        // `-u admin:admin`: the user's name again, as documentation writes it.
+        if secret.lowerBound == colon + 1, buffer[read.value.lowerBound..<colon].elementsEqual(buffer[secret]) { return nil }
         return candidate(NamedCredentialReader.userName, value: secret, matchStart: nameStart, matchEnd: end, form: .slot)
+    }
+
+    /// How many lines, and bytes, a continued command is read over.
+    static let continuationLines = 32
+    static let continuationReach = 8192
+    static let commands: [[UInt8]] = ["curl", "wget"].map { Array($0.utf8) }
+
+    /// `curl` or `wget` whose line ends in `\`: the lines it continues onto are its arguments
+    /// (`-u user:pass`, `-H`, `-d`), read as its own, though no keyword of the rule is on them to
+    /// bring the pass there. Each line once: a command inside one read is not read again.
+    /// True when the token was such a command (it names no credential itself).
+    func readContinuedCommand(nameStart: Int, nameEnd: Int, into found: inout [NamedCandidate]) -> Bool {
+        guard nameEnd - nameStart == 4, nameStart >= progress.commandReadTo,
+              NamedCredentialReader.commands.contains(where: { $0.elementsEqual(buffer[nameStart..<nameEnd]) }),
+              byte(nameEnd) == 0x20 || byte(nameEnd) == 0x09 else { return false }
+        // A command word, not part of one (`libcurl`, `--curl`, `x.curl`).
+        if let b = byte(nameStart - 1), NamedCredentialReader.isNameByte(b) || b == UInt8(ascii: "/") { return false }
+        let limit = min(buffer.count, nameEnd + NamedCredentialReader.continuationReach)
+        var end = nameEnd
+        while end < limit && buffer[end] != 0x0A { end += 1 }
+        var lines = 0
+        while end < limit && lines < NamedCredentialReader.continuationLines && continues(lineEnd: end) {
+            end += 1
+            while end < limit && buffer[end] != 0x0A { end += 1 }
+            lines += 1
+        }
+        guard lines > 0 else { return false }
+        progress.commandReadTo = end
+        read(span: nameEnd..<end, into: &found)
+        return true
+    }
+
+    /// Whether the line ending at `lineEnd` (its newline) ends in a shell's `\`.
+    private func continues(lineEnd: Int) -> Bool {
+        var i = lineEnd - 1
+        while let b = byte(i), b == 0x0D || b == 0x20 || b == 0x09, lineEnd - i < 16 { i -= 1 }
+        return byte(i) == UInt8(ascii: "\\")
     }
 }

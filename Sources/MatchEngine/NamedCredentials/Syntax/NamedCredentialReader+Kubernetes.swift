@@ -1,4 +1,5 @@
 import Foundation
+import ScanCore
 
 /// A Kubernetes Secret's `data:` and `stringData:` entries: whatever their names, their
 /// values are the secret (base64 under `data:`). Read from `kind: Secret` (its line holds the
@@ -33,8 +34,8 @@ extension NamedCredentialReader {
             while end < hi && buffer[end] != 0x0A { end += 1 }
             let word = buffer[content..<min(end, content + 12)].map { $0 | 0x20 }
             if word.starts(with: Array("data:".utf8)) || word.starts(with: Array("stringdata:".utf8)) {
-                let keyEnd = content + (word[0] == UInt8(ascii: "d") ? 4 : 10)
-                entries += readSecretData(keyStart: content, keyEnd: keyEnd, into: &found) ?? 0
+                let encoded = word[0] == UInt8(ascii: "d")
+                entries += readSecretData(keyStart: content, keyEnd: content + (encoded ? 4 : 10), encoded: encoded, into: &found) ?? 0
             }
             line = end + 1
         }
@@ -42,7 +43,7 @@ extension NamedCredentialReader {
     }
 
     /// The entries under a `data:` key (the key at `keyStart..<keyEnd`, then `:` and the line's end).
-    private func readSecretData(keyStart nameStart: Int, keyEnd nameEnd: Int, into found: inout [NamedCandidate]) -> Int? {
+    private func readSecretData(keyStart nameStart: Int, keyEnd nameEnd: Int, encoded: Bool, into found: inout [NamedCandidate]) -> Int? {
         var i = skipSpaces(nameEnd + 1)
         if byte(i) == 0x0D { i += 1 }
         guard byte(i) == 0x0A, let start = lineStart(nameStart) else { return nil }
@@ -55,7 +56,7 @@ extension NamedCredentialReader {
             guard content - line > keyIndent, let first = byte(content), first != 0x0A else { break }
             var end = content
             while end < buffer.count && buffer[end] != 0x0A && end - content < 4 * NamedCredentialReader.valueReach { end += 1 }
-            if first != UInt8(ascii: "#"), let entry = readEntry(content..<end) { found.append(entry) }
+            if first != UInt8(ascii: "#"), let entry = readEntry(content..<end, encoded: encoded) { found.append(entry) }
             entries += 1
             let entryIndent = content - line
             line = end + 1
@@ -71,7 +72,11 @@ extension NamedCredentialReader {
         return entries
     }
 
-    private func readEntry(_ r: Range<Int>) -> NamedCandidate? {
+    /// One entry: the value (base64 under `data:`, as written under `stringData:`) is judged
+    /// for what it holds (`SecretDataValue`), under the entry's own name when that names a
+    /// credential (`db-password`, `api_token`) and as a key otherwise; the finding is the value's
+    /// span as written, at the confidence of what it holds.
+    private func readEntry(_ r: Range<Int>, encoded: Bool) -> NamedCandidate? {
         guard let colon = buffer[r].firstIndex(of: UInt8(ascii: ":")) else { return nil }
         var v = skipSpaces(colon + 1)
         if let b = byte(v), b == UInt8(ascii: "|") || b == UInt8(ascii: ">") {
@@ -80,13 +85,20 @@ extension NamedCredentialReader {
             v = skipSpaces(v + 1)
         }
         guard let read = readValue(at: v, bareTerminators: { $0 <= 0x20 || $0 == 0x22 || $0 == 0x27 }) else { return nil }
-        // Under `data:` the value is base64: what it decodes to is judged as a password would
-        // be (`YWRtaW5pc3RyYXRvcg==` is `administrator`, a placeholder).
-        if read.value.count <= 4 * NamedCredentialReader.valueReach, let data = Data(base64Encoded: Data(buffer[read.value])) {
-            let decoded = [UInt8](data)
-            let name = CredentialName(kind: .password, strong: true, provider: nil)
-            if decoded.withUnsafeBufferPointer({ CredentialValueScorer.confidence($0, name: name, form: .slot) }) == nil { return nil }
+        var key = r.lowerBound..<colon
+        while let b = byte(key.upperBound - 1), key.count > 1, NamedCredentialReader.isQuote(b) || b == 0x20 { key = key.lowerBound..<(key.upperBound - 1) }
+        while let b = byte(key.lowerBound), key.count > 1, NamedCredentialReader.isQuote(b) { key = (key.lowerBound + 1)..<key.upperBound }
+        let keyBytes = UnsafeBufferPointer(rebasing: buffer[key])
+        let name = names.score(keyBytes) ?? NamedCredentialReader.secretEntry
+        let judge = SecretDataValue(names: names, name: name)
+        let written = UnsafeBufferPointer(rebasing: buffer[read.value])
+        let confidence: Confidence?
+        if encoded, read.value.count <= 4 * NamedCredentialReader.valueReach, let data = Data(base64Encoded: Data(written)) {
+            confidence = judge.decoded([UInt8](data), encoded: written, certificate: SecretDataValue.namesCertificate(keyBytes))
+        } else {
+            confidence = judge.text(Array(written))
         }
-        return candidate(NamedCredentialReader.secretEntry, value: read.value, matchStart: r.lowerBound, matchEnd: read.end, form: .slot)
+        guard let confidence else { return nil }
+        return NamedCandidate(name: name, value: read.value, match: r.lowerBound..<read.end, form: .slot, confidence: confidence)
     }
 }

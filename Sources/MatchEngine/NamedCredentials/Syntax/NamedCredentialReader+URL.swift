@@ -21,7 +21,9 @@ extension NamedCredentialReader {
         // A password holding `@` (unencoded, as people write it): the last `@` before the host.
         var at = i
         var j = i + 1
-        while j < limit, buffer[j] > 0x20, buffer[j] != UInt8(ascii: "/"), buffer[j] != UInt8(ascii: "\""), buffer[j] != UInt8(ascii: "'") {
+        // A `,` first is a host list (`user:pw@host1:5432,host2`): the userinfo ended at the first `@`.
+        while j < limit, buffer[j] > 0x20, buffer[j] != UInt8(ascii: "/"), buffer[j] != UInt8(ascii: "\""), buffer[j] != UInt8(ascii: "'"),
+              buffer[j] != UInt8(ascii: ",") {
             if buffer[j] == UInt8(ascii: "@") { at = j }
             j += 1
         }

@@ -1,6 +1,7 @@
 /// XML: an element named for a credential (`<password>value</password>`, `<apiKey>`), and a
 /// key/value attribute pair (`<add key="ClearTextPassword" value="..."/>`, NuGet's and
-/// .NET's appSettings; `name=` as well as `key=`).
+/// .NET's appSettings; `name=` as well as `key=`): the value of a password's key is a
+/// password slot.
 extension NamedCredentialReader {
     func readXMLElement(_ name: CredentialName, nameStart: Int, nameEnd: Int) -> NamedCandidate? {
         var open = nameStart - 1
@@ -35,6 +36,8 @@ extension NamedCredentialReader {
         let eq = skipSpaces(i + 5)
         guard byte(eq) == UInt8(ascii: "=") else { return nil }
         guard let read = readValue(at: skipSpaces(eq + 1)), read.quoted else { return nil }
-        return candidate(name, value: read.value, matchStart: nameStart, matchEnd: read.end, form: .config)
+        // `value=` holds the setting `key=` names and nothing else: under a password's name
+        // (NuGet's `ClearTextPassword`, an appSettings `SmtpPassword`) it is a password slot.
+        return candidate(name, value: read.value, matchStart: nameStart, matchEnd: read.end, form: name.kind == .password ? .slot : .config)
     }
 }
