@@ -32,6 +32,7 @@ final class InputFront {
     lazy var chunkReader = ChunkReader(chunkSize: options.chunkSize, overlap: min(64 << 10, options.chunkSize / 4))
     /// The chunks a blob too large to hold is streamed in (allocated at the first one).
     lazy var streamChunks = StreamedBlobScanner(chunkSize: options.chunkSize)
+
     /// Where a rule failure happened.
     enum FailurePlace: Equatable {
         /// In the input's own bytes.
