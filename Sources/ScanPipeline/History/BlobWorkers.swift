@@ -138,12 +138,13 @@ final class BlobWorkers: @unchecked Sendable {
         }
         let found = Found(pipeline: streamed!.pipeline)
         let scanned = streamed!.scan(.gitStream(stream, size: size), path: nil, sink: found.sink)
+        let (findings, _, failures) = found.take()
         guard scanned.complete else {
             return Outcome(entry: BlobEntry(state: .unreadable, findings: []), bytes: 0, binary: false,
                            issue: "git cat-file ended inside the blob; not scanned whole", ruleFailures: [])
         }
-        return Outcome(entry: BlobEntry(state: .scanned, findings: found.findings), bytes: size,
-                       binary: scanned.binary, issue: nil, ruleFailures: found.archiveIssues + found.failures + found.problems)
+        return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: size,
+                       binary: scanned.binary, issue: nil, ruleFailures: failures)
     }
 
     /// Outcomes that need no scanning.
@@ -164,17 +165,18 @@ final class BlobWorkers: @unchecked Sendable {
 
     /// The findings of the blob's own bytes have `secretHash` left 0 (`needsHash`): the
     /// caller hashes a parcel's secrets together.
-    static func scan(_ bytes: UnsafeRawBufferPointer, with front: InputFront, reference: HitReference? = nil) -> Outcome {
+    /// - Parameter found: kept by the caller from blob to blob (one per scanning thread), so a
+    ///   blob costs no new collector and sink.
+    static func scan(_ bytes: UnsafeRawBufferPointer, with front: InputFront, found: Found, reference: HitReference? = nil) -> Outcome {
         // An archive committed to git is opened as `scan` opens the file: its members'
         // findings carry their member steps, those of its bytes outside the members a raw
         // place, all hashed already (the bytes are gone after the call); each archive problem
         // is an error for the blob's paths.
-        let found = Found(pipeline: front.pipeline)
         let scanned = front.scan(.memory(bytes), path: nil, reference: reference, hashSecrets: false, sink: found.sink)
         let archiveOnly = scanned.opened == .members
-        return Outcome(entry: BlobEntry(state: .scanned, findings: found.findings), bytes: archiveOnly ? scanned.archiveBytes : bytes.count,
-                       binary: archiveOnly || scanned.binary, issue: nil,
-                       ruleFailures: found.archiveIssues + found.failures + found.problems, needsHash: found.needsHash)
+        let (findings, needsHash, failures) = found.take()
+        return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: archiveOnly ? scanned.archiveBytes : bytes.count,
+                       binary: archiveOnly || scanned.binary, issue: nil, ruleFailures: failures, needsHash: needsHash)
     }
 
     /// What the front reports for one blob, as the history keeps it: findings, and error
@@ -183,25 +185,39 @@ final class BlobWorkers: @unchecked Sendable {
     /// `member!inner: message`.
     final class Found {
         let pipeline: BufferPipeline
-        var findings: [CachedFinding] = []
+        private var findings: [CachedFinding] = []
         /// Per finding: whether its secret hash is still to be computed.
-        var needsHash: [Bool] = []
-        var failures: [String] = []
-        var archiveIssues: [String] = []
-        var problems: [String] = []
+        private var needsHash: [Bool] = []
+        private var failures: [String] = []
+        private var archiveIssues: [String] = []
+        private var problems: [String] = []
+        /// Made once: a history holds hundreds of thousands of blobs (git.git: 6 heap blocks a
+        /// blob for a collector and its closures, made afresh).
+        private(set) lazy var sink = makeSink()
 
         init(pipeline: BufferPipeline) { self.pipeline = pipeline }
+
+        /// What the last blob gave (its error texts: archive issues, rule failures, problems),
+        /// the collector emptied for the next.
+        func take() -> (findings: [CachedFinding], needsHash: [Bool], failures: [String]) {
+            defer {
+                findings = []; needsHash = []
+                failures.removeAll(keepingCapacity: true); archiveIssues.removeAll(keepingCapacity: true); problems.removeAll(keepingCapacity: true)
+            }
+            let texts = archiveIssues.isEmpty && problems.isEmpty ? failures : archiveIssues + failures + problems
+            return (findings, needsHash, texts)
+        }
 
         /// An issue at a member chain as the history's blob errors print it.
         static func text(_ members: [[UInt8]], _ message: String) -> String {
             members.isEmpty ? message : String(ArchiveMemberScan.path("", members).dropFirst()) + ": " + message
         }
 
-        var sink: InputFront.Sink {
-            InputFront.Sink(onFinding: { f in
+        private func makeSink() -> InputFront.Sink {
+            InputFront.Sink(onFinding: { [unowned self] f in
                 self.findings.append(CachedFinding(f))
                 self.needsHash.append(f.secretHash.isEmpty)
-            }, onFailure: { failure, place in
+            }, onFailure: { [unowned self] failure, place in
                 let id = self.pipeline.rules[failure.ruleIndex].id
                 switch place {
                 case .input:
@@ -211,7 +227,7 @@ final class BlobWorkers: @unchecked Sendable {
                     let text = Found.text(members, failure.describe(ruleId: id, unit: "member"))
                     if !self.archiveIssues.contains(text) { self.archiveIssues.append(text) }
                 }
-            }, onProblem: { members, message in
+            }, onProblem: { [unowned self] members, message in
                 self.problems.append(Found.text(members, message))
             })
         }
@@ -257,6 +273,7 @@ final class BlobWorkers: @unchecked Sendable {
 
         func work(front: InputFront, progress: ScanProgress) {
             let pipeline = front.pipeline
+            let found = Found(pipeline: pipeline)
             while true {
                 condition.lock()
                 while full.isEmpty && !finished { condition.wait() }
@@ -273,7 +290,7 @@ final class BlobWorkers: @unchecked Sendable {
                         reference = HitReference(bytes: UnsafeRawBufferPointer(start: parcel.storage + earlier.item.offset, count: earlier.item.count),
                                                  hits: earlier.hits)
                     }
-                    let outcome = BlobWorkers.scan(bytes, with: front, reference: reference)
+                    let outcome = BlobWorkers.scan(bytes, with: front, found: found, reference: reference)
                     if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, pipeline.hits) }
                     for (k, f) in outcome.entry.findings.enumerated() where outcome.needsHash[k] {
                         unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength))))

@@ -68,7 +68,7 @@ final class MergeDeletions {
             // cached blob holds: path and commit conditions stay pending), then hashed. A rule that gives up
             // here can only make the merge's finding stay reported; the blob's own commit
             // reports the failure.
-            let outcome = BlobWorkers.scan(bytes, with: front)
+            let outcome = BlobWorkers.scan(bytes, with: front, found: BlobWorkers.Found(pipeline: pipeline))
             var findings = outcome.entry.findings
             let unhashed = findings.indices.filter { outcome.needsHash[$0] }
             let hashes = pipeline.scanner.secretHashes(unhashed.map {
