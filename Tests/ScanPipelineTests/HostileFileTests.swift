@@ -18,7 +18,7 @@ final class HostileFileTests: XCTestCase {
         let entry = FileWalker().walk([path]).files[0]
         let scanner = FileScanner(ruleSet: TestRules.set(), options: { var o = ScanOptions(jobs: 1); o.hashKey = "test"; return o }())
         var swapped = false
-        scanner.beforeLayout = { _ in
+        scanner.beforeLayout = {
             unlink(path)
             swapped = mkfifo(path, 0o600) == 0
         }

@@ -36,7 +36,7 @@ final class BlobWorkers: @unchecked Sendable {
     private let ruleSet: RuleSet
     /// For blobs over the chunk size, scanned on the reading thread as they stream in (made
     /// at the first such blob).
-    private var streamed: (chunks: StreamedBlobScanner, pipeline: BufferPipeline)?
+    private var streamed: InputFront?
     /// The largest buffer that held blob bytes (a parcel, or the streaming chunk), for tests
     /// of the memory bound.
     private(set) var largestBuffer = 0
@@ -50,9 +50,9 @@ final class BlobWorkers: @unchecked Sendable {
         shared = Shared(parcels: threads * 2 + 1)
         let memo = SecretHashMemo(options: options)
         for _ in 0..<threads {
-            let pipeline = BufferPipeline(ruleSet: ruleSet, options: options, hashes: memo)
+            let front = InputFront(pipeline: BufferPipeline(ruleSet: ruleSet, options: options, hashes: memo))
             let shared = self.shared, progress = self.progress
-            Thread.detachNewThread { shared.work(pipeline: pipeline, progress: progress) }
+            Thread.detachNewThread { shared.work(front: front, progress: progress) }
         }
     }
 
@@ -133,21 +133,18 @@ final class BlobWorkers: @unchecked Sendable {
     /// A blob over the chunk size, scanned on the reading thread while git sends it.
     private func scanStreamed(_ stream: CatFileReader.ObjectStream, size: Int) -> Outcome {
         if streamed == nil {
-            streamed = (StreamedBlobScanner(chunkSize: options.chunkSize), BufferPipeline(ruleSet: ruleSet, options: options))
+            streamed = InputFront(pipeline: BufferPipeline(ruleSet: ruleSet, options: options))
             largestBuffer = max(largestBuffer, options.chunkSize)
         }
-        let (chunks, pipeline) = streamed!
-        var failures: [String] = []
-        let scanned = chunks.scan(stream, size: size, with: pipeline, context: InputPlace(), onFailure: { failure in
-            let text = failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "blob")
-            if !failures.contains(text) { failures.append(text) }
-        })
+        let found = Found(pipeline: streamed!.pipeline)
+        let scanned = streamed!.scan(.gitStream(stream, size: size), path: nil, sink: found.sink)
+        let (findings, _, failures) = found.take()
         guard scanned.complete else {
             return Outcome(entry: BlobEntry(state: .unreadable, findings: []), bytes: 0, binary: false,
                            issue: "git cat-file ended inside the blob; not scanned whole", ruleFailures: [])
         }
-        return Outcome(entry: BlobEntry(state: .scanned, findings: scanned.findings.map(CachedFinding.init)), bytes: size,
-                       binary: scanned.binary, issue: nil, ruleFailures: failures + scanned.problems)
+        return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: size,
+                       binary: scanned.binary, issue: nil, ruleFailures: failures)
     }
 
     /// Outcomes that need no scanning.
@@ -168,35 +165,72 @@ final class BlobWorkers: @unchecked Sendable {
 
     /// The findings of the blob's own bytes have `secretHash` left 0 (`needsHash`): the
     /// caller hashes a parcel's secrets together.
-    static func scan(_ bytes: UnsafeRawBufferPointer, with pipeline: BufferPipeline, reference: HitReference? = nil) -> Outcome {
-        var findings: [CachedFinding] = []
-        var needsHash: [Bool] = []
-        var failures: [String] = []
-        // An archive committed to git is opened as `scan` opens the file, through the one
-        // function `staged` uses too: its members' findings carry their member steps, those
-        // of its bytes outside the members a raw place, all hashed already (the bytes are
-        // gone after the call); each archive problem is an error for the blob's paths.
-        if let archive = ArchiveMemberScan.scanBlob(bytes, pipeline: pipeline, contextPath: nil) {
-            findings = archive.findings.map(CachedFinding.init)
-            needsHash = Array(repeating: false, count: findings.count)
-            failures = archive.issues.map(ArchiveMemberScan.BlobScan.text)
-            // A zip found only by its end record (a self-extractor) is also read as bytes.
-            if !archive.scanBytesToo {
-                return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: archive.bytes, binary: true, issue: nil,
-                               ruleFailures: failures, needsHash: needsHash)
+    /// - Parameter found: kept by the caller from blob to blob (one per scanning thread), so a
+    ///   blob costs no new collector and sink.
+    static func scan(_ bytes: UnsafeRawBufferPointer, with front: InputFront, found: Found, reference: HitReference? = nil) -> Outcome {
+        // An archive committed to git is opened as `scan` opens the file: its members'
+        // findings carry their member steps, those of its bytes outside the members a raw
+        // place, all hashed already (the bytes are gone after the call); each archive problem
+        // is an error for the blob's paths.
+        let scanned = front.scan(.memory(bytes), path: nil, reference: reference, hashSecrets: false, sink: found.sink)
+        let archiveOnly = scanned.opened == .members
+        let (findings, needsHash, failures) = found.take()
+        return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: archiveOnly ? scanned.archiveBytes : bytes.count,
+                       binary: archiveOnly || scanned.binary, issue: nil, ruleFailures: failures, needsHash: needsHash)
+    }
+
+    /// What the front reports for one blob, as the history keeps it: findings, and error
+    /// texts without the blob's paths (added later), each rule failure once: the blob's own
+    /// (`blob`), an archive's inside its members (`member`); problems at a member chain as
+    /// `member!inner: message`.
+    final class Found {
+        let pipeline: BufferPipeline
+        private var findings: [CachedFinding] = []
+        /// Per finding: whether its secret hash is still to be computed.
+        private var needsHash: [Bool] = []
+        private var failures: [String] = []
+        private var archiveIssues: [String] = []
+        private var problems: [String] = []
+        /// Made once: a history holds hundreds of thousands of blobs (git.git: 6 heap blocks a
+        /// blob for a collector and its closures, made afresh).
+        private(set) lazy var sink = makeSink()
+
+        init(pipeline: BufferPipeline) { self.pipeline = pipeline }
+
+        /// What the last blob gave (its error texts: archive issues, rule failures, problems),
+        /// the collector emptied for the next.
+        func take() -> (findings: [CachedFinding], needsHash: [Bool], failures: [String]) {
+            defer {
+                findings = []; needsHash = []
+                failures.removeAll(keepingCapacity: true); archiveIssues.removeAll(keepingCapacity: true); problems.removeAll(keepingCapacity: true)
             }
+            let texts = archiveIssues.isEmpty && problems.isEmpty ? failures : archiveIssues + failures + problems
+            return (findings, needsHash, texts)
         }
-        let summary = pipeline.scan(whole: bytes, reference: reference, hashSecrets: false, onFinding: { f in
-            findings.append(CachedFinding(f))
-            needsHash.append(f.secretHash.isEmpty)
-        }, onFailure: { failure in
-            let text = failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "blob")
-            if !failures.contains(text) { failures.append(text) }
-        })
-        // As `scan` reports a malformed binary file: its bytes are still scanned, as raw bytes.
-        failures += summary.layoutProblems
-        return Outcome(entry: BlobEntry(state: .scanned, findings: findings), bytes: bytes.count, binary: summary.binary, issue: nil,
-                       ruleFailures: failures, needsHash: needsHash)
+
+        /// An issue at a member chain as the history's blob errors print it.
+        static func text(_ members: [[UInt8]], _ message: String) -> String {
+            members.isEmpty ? message : String(ArchiveMemberScan.path("", members).dropFirst()) + ": " + message
+        }
+
+        private func makeSink() -> InputFront.Sink {
+            InputFront.Sink(onFinding: { [unowned self] f in
+                self.findings.append(CachedFinding(f))
+                self.needsHash.append(f.secretHash.isEmpty)
+            }, onFailure: { [unowned self] failure, place in
+                let id = self.pipeline.rules[failure.ruleIndex].id
+                switch place {
+                case .input:
+                    let text = failure.describe(ruleId: id, unit: "blob")
+                    if !self.failures.contains(text) { self.failures.append(text) }
+                case .archive(let members):
+                    let text = Found.text(members, failure.describe(ruleId: id, unit: "member"))
+                    if !self.archiveIssues.contains(text) { self.archiveIssues.append(text) }
+                }
+            }, onProblem: { [unowned self] members, message in
+                self.problems.append(Found.text(members, message))
+            })
+        }
     }
 
     /// The parcels in flight and the free ones; the scanning threads' loop.
@@ -237,7 +271,9 @@ final class BlobWorkers: @unchecked Sendable {
             condition.unlock()
         }
 
-        func work(pipeline: BufferPipeline, progress: ScanProgress) {
+        func work(front: InputFront, progress: ScanProgress) {
+            let pipeline = front.pipeline
+            let found = Found(pipeline: pipeline)
             while true {
                 condition.lock()
                 while full.isEmpty && !finished { condition.wait() }
@@ -254,7 +290,7 @@ final class BlobWorkers: @unchecked Sendable {
                         reference = HitReference(bytes: UnsafeRawBufferPointer(start: parcel.storage + earlier.item.offset, count: earlier.item.count),
                                                  hits: earlier.hits)
                     }
-                    let outcome = BlobWorkers.scan(bytes, with: pipeline, reference: reference)
+                    let outcome = BlobWorkers.scan(bytes, with: front, found: found, reference: reference)
                     if !outcome.binary && bytes.count > 0 { scanned[item.index] = (item, pipeline.hits) }
                     for (k, f) in outcome.entry.findings.enumerated() where outcome.needsHash[k] {
                         unhashed.append((item.index, k, UnsafeRawBufferPointer(start: bytes.baseAddress! + f.byteOffset, count: Int(f.byteLength))))

@@ -13,7 +13,7 @@ final class MergeDeletions {
     let ruleSet: RuleSet
     let options: ScanOptions
     private var reader: CatFileReader?
-    private var pipeline: BufferPipeline?
+    private var front: InputFront?
     private let scratch: MatchScratch
     private var memo: [ObjectID: [SecretKey]] = [:]
 
@@ -53,9 +53,9 @@ final class MergeDeletions {
         if unread.isEmpty { return (keys, issues) }
         if reader == nil {
             reader = CatFileReader(git: git, streaming: false)
-            pipeline = BufferPipeline(ruleSet: ruleSet, options: options)
+            front = InputFront(pipeline: BufferPipeline(ruleSet: ruleSet, options: options))
         }
-        let pipeline = self.pipeline!
+        let front = self.front!, pipeline = front.pipeline
         reader!.read(unread.map(\.id), maxSize: options.inMemoryLimit) { i, result in
             guard case .object(let type, let bytes) = result else {
                 let why = BlobWorkers.outcome(of: result, maxSize: options.inMemoryLimit).issue ?? "not read"
@@ -68,7 +68,7 @@ final class MergeDeletions {
             // cached blob holds: path and commit conditions stay pending), then hashed. A rule that gives up
             // here can only make the merge's finding stay reported; the blob's own commit
             // reports the failure.
-            let outcome = BlobWorkers.scan(bytes, with: pipeline)
+            let outcome = BlobWorkers.scan(bytes, with: front, found: BlobWorkers.Found(pipeline: pipeline))
             var findings = outcome.entry.findings
             let unhashed = findings.indices.filter { outcome.needsHash[$0] }
             let hashes = pipeline.scanner.secretHashes(unhashed.map {

@@ -49,17 +49,16 @@ extension ArchiveMemberScan {
     ///   - readEntries: reads the entries of a zip (from a local header) or a tar (from a
     ///     header) at `range`'s start, to its end at most, as members; returns the reader (its
     ///     `memberData` relative to the range).
-    func scanOutside(_ top: ArchiveReader, problems: [ArchiveProblem], raw: ArchiveRawBytes, context: InputPlace,
+    func scanOutside(_ top: ArchiveReader, opening: ArchiveOpening, problems: [ArchiveProblem], raw: ArchiveRawBytes, context: InputPlace,
                      readEntries: (Range<Int64>, ArchiveKind) -> ArchiveReader,
                      onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> OutsideScan {
         var out = OutsideScan()
         guard let kind = top.kind, raw.size > 0 else { return out }
         let damaged = problems.indices.filter { ArchiveMemberScan.settledByRawScan(problems[$0].kind) }
         // A zip found only by its end record (a self-extractor, a piece of a split zip): the
-        // caller scans all of the input's bytes itself, with the stub's own layout; only the
+        // front scans all of the input's bytes itself, with the stub's own layout; only the
         // entries its directory leaves out are left to read here.
-        let head = raw.bytes(at: 0, count: ArchiveKind.headLength)
-        guard head.withUnsafeBytes({ ArchiveKind.sniff(head: $0, tail: nil, totalSize: nil) }) != nil else {
+        guard opening == .members else {
             if kind == .zip { _ = zipEntriesOutside(raw, covered: top.memberData, known: top.entryDataStarts, readEntries: readEntries) }
             out.settled = Set(damaged)
             return out
@@ -181,7 +180,7 @@ extension ArchiveMemberScan {
         func flush() {
             guard filled > 0 else { return }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])
-            pipeline.scan(part: bytes, layout: BinaryLayout.raw, context: context, onFinding: { f in
+            front.match(bytes, layout: BinaryLayout.raw, context: context, onFinding: { f in
                 var low = 0, high = pieces.count - 1
                 while low < high {
                     let mid = (low + high + 1) / 2

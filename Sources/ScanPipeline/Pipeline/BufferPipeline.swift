@@ -3,12 +3,12 @@ import FileInputs
 import ScanCore
 import MatchEngine
 
-/// The one per-buffer pipeline every input feeds (folder files and their chunks, history
-/// blobs whole or streamed, unreachable blobs, staged files, `rules check` examples):
+/// The one per-buffer pipeline every input feeds, through the front (`InputFront`: folder
+/// files and their chunks, history blobs whole or streamed, staged files, archive members),
+/// and `rules check` examples and commit texts directly:
 ///
-///   sniff (text or binary) -> layout (the Mach-O / ELF map, from the bytes already read or
-///   the open descriptor, never by path) -> matcher on the buffer (binary: its printable
-///   runs) -> transforms (`BufferTransform`: UTF-16 runs, decoded values) -> matcher on each derived
+///   (the front has sniffed and laid out the bytes) -> matcher on the buffer (binary: its
+///   printable runs) -> transforms (`BufferTransform`: UTF-16 runs, decoded values) -> matcher on each derived
 ///   buffer -> inline allow on the original line, positions, binary place, secret hash.
 ///
 /// What comes out is a `BufferFinding` per secret, in buffer terms; the caller adds the
@@ -35,7 +35,7 @@ final class BufferPipeline {
     var rules: [Rule] { scanner.rules }
 
     /// The keyword hits of the last buffer's own bytes (for a `HitReference`).
-    private(set) var hits: [UInt64] = []
+    var hits: [UInt64] = []
 
     /// After `scan(part:)` with `resumable`: where the next read must start (see
     /// `BufferScanner.scan`); the transforms' spans after it are left to that read too.
@@ -53,19 +53,13 @@ final class BufferPipeline {
         var layoutProblems: [String]
     }
 
-    /// Text or binary, and for binary bytes the object map (`BinaryLayout.raw` when they are
-    /// no Mach-O or ELF): the first stages for a buffer held whole in memory.
-    static func sniff(_ bytes: UnsafeRawBufferPointer) -> (layout: BinaryLayout?, problems: [String]) {
-        guard ChunkReader.looksBinary(bytes) else { return (nil, []) }
-        let (layout, problems) = BinaryLayout.load(bytes: bytes)
-        return (layout, problems)
-    }
-
-    /// A buffer held whole in memory (a blob, a staged file, an example).
+    /// A buffer held whole in memory that is no input (a `rules check` example): sniffed and
+    /// laid out as the front lays out bytes held whole (`InputFront.layout`), never opened as
+    /// an archive. Inputs go through `InputFront`.
     @discardableResult
     func scan(whole bytes: UnsafeRawBufferPointer, context: InputPlace = InputPlace(), reference: HitReference? = nil,
               hashSecrets: Bool = true, onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> Summary {
-        let (layout, problems) = BufferPipeline.sniff(bytes)
+        let (layout, problems) = InputFront.layout(of: bytes)
         if bytes.count > 0 {
             scan(part: bytes, layout: layout, context: context, reference: reference, hashSecrets: hashSecrets,
                  onFinding: onFinding, onFailure: onFailure)

@@ -86,7 +86,8 @@ public final class StagedScanner {
             reading = try input.diff.get()
             listed = try reading.paths()
         } catch { return fail(error) }
-        let pipeline = BufferPipeline(ruleSet: ruleSet, options: options)
+        let front = InputFront(pipeline: BufferPipeline(ruleSet: ruleSet, options: options))
+        let pipeline = front.pipeline
         var builder = FindingBuilder(options: options)
         var failedRules = Set<[Int]>()
         let pathScratch = ruleSet.makeScratch()
@@ -110,7 +111,7 @@ public final class StagedScanner {
         }
         // One batch through one cat-file: staged changes are small and must feel instant.
         let paths = changes.map { PathText.display($0.path) }
-        let (blobs, unreadable, streamed) = read(changes.map(\.newBlob), with: reader, paths: paths, pipeline: pipeline, onFailure: { i, failure in
+        let (blobs, unreadable, streamed) = read(changes.map(\.newBlob), with: reader, paths: paths, front: front, onFailure: { i, failure in
             result.issues.append(ScanIssue(path: paths[i], message: failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "file")))
         })
         var scanned: [Scanned] = []
@@ -131,23 +132,31 @@ public final class StagedScanner {
             result.stats.files += 1
             result.stats.bytes += bytes.count
             var item = Scanned(change: ch, path: path, bytes: bytes, binary: false, found: [])
+            var archiveIssues: [ScanIssue] = []
             bytes.withUnsafeBytes { raw in
-                // A staged archive is opened as `scan` opens the file (its findings are hashed).
-                if let archive = ArchiveMemberScan.scanBlob(raw, pipeline: pipeline, contextPath: path) {
-                    item.found = archive.findings
-                    item.binary = true
-                    for issue in archive.issues { result.issues.append(ScanIssue(path: ArchiveMemberScan.path(path, issue.members), message: issue.message)) }
-                    if !archive.scanBytesToo { return }
-                }
-                let summary = pipeline.scan(whole: raw, context: InputPlace(path: path), hashSecrets: false,
-                                            onFinding: { item.found.append($0) }, onFailure: { failure in
-                    if failedRules.insert([scanned.count] + failure.key).inserted {
-                        result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: pipeline.rules[failure.ruleIndex].id, unit: "file")))
+                // A staged archive is opened as `scan` opens the file (its findings are hashed);
+                // the file's own findings are hashed below, only those kept.
+                let outcome = front.scan(.memory(raw), path: path, hashSecrets: false, sink: InputFront.Sink(onFinding: { item.found.append($0) },
+                                                                                                   onFailure: { failure, place in
+                    let id = pipeline.rules[failure.ruleIndex].id
+                    switch place {
+                    case .input:
+                        if failedRules.insert([scanned.count] + failure.key).inserted {
+                            result.issues.append(ScanIssue(path: path, message: failure.describe(ruleId: id, unit: "file")))
+                        }
+                    case .archive(let members):
+                        let issue = ScanIssue(path: ArchiveMemberScan.path(path, members), message: failure.describe(ruleId: id, unit: "member"))
+                        if !archiveIssues.contains(issue) {
+                            archiveIssues.append(issue)
+                            result.issues.append(issue)
+                        }
                     }
-                })
-                item.binary = item.binary || summary.binary
-                // As `scan` reports a malformed binary file (its bytes were still scanned).
-                for problem in summary.layoutProblems { result.issues.append(ScanIssue(path: path, message: problem)) }
+                }, onProblem: { members, message in
+                    // An archive's problems, and as `scan` reports a malformed binary file
+                    // (its bytes were still scanned).
+                    result.issues.append(ScanIssue(path: ArchiveMemberScan.path(path, members), message: message))
+                }))
+                item.binary = outcome.opened != nil || outcome.binary
             }
             if item.binary { result.stats.binaries += 1 }
             scanned.append(item)
@@ -165,7 +174,7 @@ public final class StagedScanner {
         let heads = scanned.filter(comparesWithHead)
         let (oldBlobs, _, oldStreamed) = read(heads.map(\.change.oldBlob), with: reader,
                                               paths: heads.map { PathText.display($0.change.oldPath ?? $0.change.path) },
-                                              pipeline: pipeline, onFailure: { _, _ in })
+                                              front: front, onFailure: { _, _ in })
         var oldKeys: [ObjectID: Set<SecretKey>] = [:]
         for (i, item) in heads.enumerated() {
             if let big = oldStreamed[i] { oldKeys[item.change.oldBlob] = Set(big.found.map { CachedFinding($0).key }) }
@@ -180,12 +189,8 @@ public final class StagedScanner {
                 if let old = oldBlobs[ch.oldBlob] {
                     let oldPath = PathText.display(ch.oldPath ?? ch.path)
                     old.withUnsafeBytes { raw in
-                        if let archive = ArchiveMemberScan.scanBlob(raw, pipeline: pipeline, contextPath: oldPath) {
-                            for f in archive.findings { keys.insert(CachedFinding(f).key) }
-                            if !archive.scanBytesToo { return }
-                        }
-                        pipeline.scan(whole: raw, context: InputPlace(path: oldPath),
-                                      onFinding: { keys.insert(CachedFinding($0).key) }, onFailure: { _ in })
+                        _ = front.scan(.memory(raw), path: oldPath, sink: InputFront.Sink(onFinding: { keys.insert(CachedFinding($0).key) },
+                                                                                          onFailure: { _, _ in }, onProblem: { _, _ in }))
                     }
                 }
                 before = keys
@@ -228,27 +233,33 @@ public final class StagedScanner {
     /// Reads `ids` through `reader`: their bytes, or why not. A blob over the chunk size is
     /// not kept: it is scanned in chunks as it is read (with the path at the same index of
     /// `paths`), and comes back in `streamed` by index.
-    private func read(_ ids: [ObjectID], with reader: CatFileReader, paths: [String], pipeline: BufferPipeline,
-                      onFailure: (_ index: Int, _ failure: RuleFailure) -> Void)
+    private func read(_ ids: [ObjectID], with reader: CatFileReader, paths: [String], front: InputFront,
+                      onFailure: @escaping (_ index: Int, _ failure: RuleFailure) -> Void)
         -> (blobs: [ObjectID: [UInt8]], unreadable: [ObjectID: String], streamed: [Int: Streamed]) {
         var blobs: [ObjectID: [UInt8]] = [:]
         var unreadable: [ObjectID: String] = [:]
         var streamed: [Int: Streamed] = [:]
         if ids.isEmpty { return (blobs, unreadable, streamed) }
-        var chunks: StreamedBlobScanner?
         reader.read(ids, maxSize: options.maxFileSize, streamAbove: options.chunkSize) { i, r in
             switch r {
             case .object(_, let bytes):
                 blobs[ids[i]] = Array(bytes)
                 largestBlobBuffer = max(largestBlobBuffer, bytes.count)
             case .stream(_, let size, let stream):
-                if chunks == nil { chunks = StreamedBlobScanner(chunkSize: options.chunkSize) }
                 largestBlobBuffer = max(largestBlobBuffer, options.chunkSize)
-                let scanned = chunks!.scan(stream, size: size, with: pipeline, context: InputPlace(path: paths[i]),
-                                           onFailure: { onFailure(i, $0) })
-                if scanned.complete {
-                    let issues = scanned.archiveIssues.isEmpty ? scanned.problems.map { (members: [[UInt8]](), message: $0) } : scanned.archiveIssues
-                    streamed[i] = Streamed(size: size, binary: scanned.binary, found: scanned.findings, issues: issues)
+                var found: [BufferFinding] = []
+                var issues: [(members: [[UInt8]], message: String)] = []
+                let outcome = front.scan(.gitStream(stream, size: size), path: paths[i], sink: InputFront.Sink(onFinding: { found.append($0) },
+                                                                                                              onFailure: { failure, place in
+                    switch place {
+                    case .input: onFailure(i, failure)
+                    case .archive(let members):
+                        let message = failure.describe(ruleId: front.pipeline.rules[failure.ruleIndex].id, unit: "member")
+                        if !issues.contains(where: { $0.members == members && $0.message == message }) { issues.append((members, message)) }
+                    }
+                }, onProblem: { issues.append(($0, $1)) }))
+                if outcome.complete {
+                    streamed[i] = Streamed(size: size, binary: outcome.binary, found: found, issues: issues)
                 } else {
                     unreadable[ids[i]] = "git cat-file ended inside staged object \(ids[i].hex); not scanned whole"
                 }

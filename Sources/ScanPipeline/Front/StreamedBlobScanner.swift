@@ -16,7 +16,8 @@ import Darwin
 /// one chunk however large the blob is, whatever `maxFileSize` a config asks for, except for
 /// an app-format blob, which is held whole up to `holdLimit` for its parse (see there).
 ///
-/// What the folder scan does with a large file, this does with a large blob:
+/// The front's reader for an `InputBytes.gitStream`. What it does with a large file, this
+/// does with a large blob:
 /// - an archive from its first byte is its members (streamed through libarchive);
 /// - a zip appended to other bytes (a self-extracting installer) is its members and its own
 ///   bytes: the zip's members are read from its first local header on, from the same reads
@@ -49,48 +50,47 @@ final class StreamedBlobScanner {
 
     deinit { storage.deallocate() }
 
-    struct Scanned {
-        /// Positions are the blob's (byte offsets from its start, lines counted from its
-        /// first line); secret hashes computed.
-        var findings: [BufferFinding] = []
-        var binary = false
-        /// False when git's output ended inside the blob.
-        var complete = true
-        /// What a transform could not do with a chunk (`BufferPipeline.transformProblems`),
-        /// and for an archive each problem as `member!inner: message`.
-        var problems: [String] = []
-        /// An archive's problems with their member chains (also in `problems`, as text); for
-        /// a self-extractor also the problems of its own bytes, at no member.
-        var archiveIssues: [(members: [[UInt8]], message: String)] = []
-    }
-
-    /// Reads the rest of `stream` (a blob of `size` bytes) chunk by chunk through `scanner`.
+    /// Reads the rest of `stream` (a blob of `size` bytes) chunk by chunk into `front`'s
+    /// pipeline, everything found to `sink` (positions are the blob's: byte offsets from its
+    /// start, lines counted from its first line; secret hashes computed). `complete` false:
+    /// git's output ended inside the blob, and what was found must be dropped.
     ///
-    /// As for files (FileScanner with ChunkReader): a match that runs up to the end of a
-    /// chunk with more blob after it (PCRE2 partial matching) and starts in the chunk's
+    /// As for files (`InputFront.scanFile` with ChunkReader): a match that runs up to the end
+    /// of a chunk with more blob after it (PCRE2 partial matching) and starts in the chunk's
     /// second half is tried again with the next chunk, which then starts `rereadContext`
     /// bytes before it, so every match up to half a chunk long is found wherever it lies; a
     /// longer one crossing a boundary is a rule failure (an error entry), never a silent miss.
     /// Columns of a line that crosses a boundary are carried into the next chunk.
-    func scan(_ stream: CatFileReader.ObjectStream, size: Int, with pipeline: BufferPipeline, context: InputPlace,
-              onFailure: (RuleFailure) -> Void) -> Scanned {
-        var out = Scanned()
+    func scan(_ stream: CatFileReader.ObjectStream, size: Int, front: InputFront, path: String?,
+              sink: InputFront.Sink) -> InputFront.Outcome {
+        var out = InputFront.Outcome()
+        let context = InputPlace(path: path)
+        var reported: [String] = []
         var walk = Walk(scanner: self, size: size, read: { stream.read(into: $0, count: $1) })
         guard walk.readMore() else { out.complete = false; return out }
         if walk.filled == 0 { return out }
         let first = UnsafeRawBufferPointer(start: storage, count: walk.filled)
+        let opensArchives = front.options.maxArchiveDepth > 0
         // An archive is opened as a whole blob's would be, streamed on from git under the
-        // same limits; its members' findings carry their member steps.
-        var cut = false
-        if let archive = ArchiveMemberScan.scanStream(head: first, fill: { buffer in
-            let count = min(buffer.count, stream.remaining)
-            guard count > 0 else { return 0 }
-            guard stream.read(into: buffer.baseAddress!, count: count) else { cut = true; return -1 }
-            return count
-        }, pipeline: pipeline, contextPath: context.path) {
-            out.findings = archive.findings
-            out.archiveIssues = archive.issues
-            out.problems += archive.issues.map(ArchiveMemberScan.BlobScan.text)
+        // same limits (only its magic number counts: its end is not read yet); its members'
+        // findings carry their member steps.
+        if opensArchives, ArchiveOpening.of(head: first, tail: nil, totalSize: 0) != nil {
+            var cut = false
+            var served = 0
+            let source = ArchiveSource.stream { buffer in
+                if served < first.count {
+                    let count = min(buffer.count, first.count - served)
+                    buffer.baseAddress!.copyMemory(from: first.baseAddress! + served, byteCount: count)
+                    served += count
+                    return count
+                }
+                let count = min(buffer.count, stream.remaining)
+                guard count > 0 else { return 0 }
+                guard stream.read(into: buffer.baseAddress!, count: count) else { cut = true; return -1 }
+                return count
+            }
+            out.opened = .members
+            out.archiveBytes = front.openArchive(source, as: .members, path: path, sink: sink)
             out.binary = true
             out.complete = !cut
             return out
@@ -114,7 +114,7 @@ final class StreamedBlobScanner {
                     }
                     let (layout, problems) = AppFormatLayout.load(bytes: UnsafeRawBufferPointer(whole))
                     walk.layout = layout
-                    out.problems += problems
+                    for problem in problems { reported.append(problem); sink.onProblem([], problem) }
                     // The chunks are read from the held copy from here on.
                     var at = walk.filled
                     walk.read = { destination, count in
@@ -123,22 +123,26 @@ final class StreamedBlobScanner {
                         return true
                     }
                 } else {
-                    out.problems.append("\(format.rawValue) of \(size) bytes is over the \(holdLimit) bytes a streamed blob's app-format parse may hold; its strings are not parsed, its raw bytes are scanned")
+                    let problem = "\(format.rawValue) of \(size) bytes is over the \(holdLimit) bytes a streamed blob's app-format parse may hold; its strings are not parsed, its raw bytes are scanned"
+                    reported.append(problem)
+                    sink.onProblem([], problem)
                 }
             }
         }
         // A self-extractor: a zip's first local header past the start of a binary blob, its
-        // members read through `fill` from the bytes the chunks read (and scan) anyway.
-        var appended: ArchiveMemberScan.BlobScan?
+        // members read through `fill` from the bytes the chunks read (and scan) anyway, and
+        // kept aside until the blob's end shows whether the zip's end record ends it.
+        var appended: DeferredSink?
         var searchFrom = 0
-        let lookForZip = binary && held == nil && pipeline.options.maxArchiveDepth > 0
-        withoutActuallyEscaping(onFailure) { onFailure in
-        while walk.scanChunk(pipeline, context: context, out: &out, onFailure: onFailure) {
+        let lookForZip = binary && held == nil && opensArchives
+        while walk.scanChunk(front, context: context, sink: sink, reported: &reported) {
             if lookForZip, appended == nil, let start = walk.localHeader(from: searchFrom) {
+                let deferred = DeferredSink()
+                appended = deferred
                 var served = start
-                appended = ArchiveMemberScan.scanAppended(fill: { buffer in
+                _ = front.openArchive(.stream({ buffer in
                     while served >= walk.chunkStart + walk.filled {
-                        guard walk.scanChunk(pipeline, context: context, out: &out, onFailure: onFailure) else {
+                        guard walk.scanChunk(front, context: context, sink: sink, reported: &reported) else {
                             return walk.failed ? -1 : 0
                         }
                     }
@@ -147,27 +151,22 @@ final class StreamedBlobScanner {
                     buffer.baseAddress!.copyMemory(from: self.storage + from, byteCount: count)
                     served += count
                     return count
-                }, pipeline: pipeline, contextPath: context.path)
+                }), as: .membersAndBytes, path: path, sink: deferred.sink)
             } else if lookForZip, appended == nil {
                 searchFrom = walk.chunkStart + max(0, walk.filled - Walk.localHeaderLength)
             }
         }
-        }
         if walk.failed { out.complete = false; return out }
         out.binary = binary
-        // The folder scan's rule for a zip behind other bytes: its end record ends the input.
+        // The rule for a zip behind other bytes (`ArchiveOpening`), now that the end is here.
         let tailCount = min(walk.filled, ArchiveKind.tailLength)
         let tail = UnsafeRawBufferPointer(start: storage + walk.filled - tailCount, count: tailCount)
-        if binary, held == nil, pipeline.options.maxArchiveDepth > 0, ArchiveKind.sniff(head: UnsafeRawBufferPointer(start: nil, count: 0), tail: tail, totalSize: Int64(size)) == .zip {
-            let own = out.problems.map { (members: [[UInt8]](), message: $0) }
+        if binary, held == nil, opensArchives, ArchiveOpening.of(head: UnsafeRawBufferPointer(start: nil, count: 0), tail: tail, totalSize: size) == .membersAndBytes {
+            out.opened = .membersAndBytes
             if let appended {
-                out.findings += appended.findings
-                out.archiveIssues = own + appended.issues
-                out.problems += appended.issues.map(ArchiveMemberScan.BlobScan.text)
+                appended.replay(to: sink)
             } else {
-                let message = "a zip's end record ends this blob, but no local header of it was found in the stream; its members are not read, its bytes are scanned"
-                out.archiveIssues = own + [(members: [], message: message)]
-                out.problems.append(message)
+                sink.onProblem([], "a zip's end record ends this blob, but no local header of it was found in the stream; its members are not read, its bytes are scanned")
             }
         }
         return out
@@ -214,8 +213,7 @@ final class StreamedBlobScanner {
         }
 
         /// Scans the next chunk; false when the blob is done (or the source failed).
-        mutating func scanChunk(_ pipeline: BufferPipeline, context: InputPlace, out: inout Scanned,
-                                onFailure: (RuleFailure) -> Void) -> Bool {
+        mutating func scanChunk(_ front: InputFront, context: InputPlace, sink: InputFront.Sink, reported: inout [String]) -> Bool {
             guard !finished, !failed else { return false }
             let storage = scanner.storage
             if let move = pendingMove {
@@ -232,19 +230,19 @@ final class StreamedBlobScanner {
             let acceptEnd = last ? filled : filled - scanner.overlap
             let base = chunkStart
             let resumable = last ? nil : max(acceptStart, scanner.chunkSize / 2 + scanner.rereadContext)..<acceptEnd
-            pipeline.scan(part: bytes, layout: layout, baseOffset: base, context: context, accept: acceptStart..<acceptEnd,
-                          linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable, onFinding: { f in
+            front.match(bytes, layout: layout, baseOffset: base, context: context, accept: acceptStart..<acceptEnd,
+                        linesBefore: linesBefore, columnsBefore: columnsBefore, resumable: resumable, onFinding: { f in
                 var f = f
                 f.range = (f.range.lowerBound + base)..<(f.range.upperBound + base)
-                out.findings.append(f)
-            }, onFailure: onFailure)
-            for problem in pipeline.transformProblems where !out.problems.contains(problem) { out.problems.append(problem) }
+                sink.onFinding(f)
+            }, onFailure: { sink.onFailure($0, .input) })
+            front.reportTransformProblems(&reported, sink)
             if last { finished = true; return true }
             // Where the next chunk starts: the end of this one's own bytes, or the re-read
             // context before the resume point.
             var end = acceptEnd
             var nextAcceptStart = 0
-            if let resume = pipeline.resumeAt, resume > acceptStart + scanner.rereadContext, resume < acceptEnd {
+            if let resume = front.pipeline.resumeAt, resume > acceptStart + scanner.rereadContext, resume < acceptEnd {
                 end = resume - scanner.rereadContext
                 nextAcceptStart = scanner.rereadContext
             }
