@@ -46,7 +46,7 @@ final class FileScanner {
         // A name that holds a key is printed with the key withheld (`NameVetting`); the file is
         // still opened by its real path.
         var entry = listed
-        let vetted = pipeline.names.vet(listed.pathBytes)
+        let vetted = pipeline.names.vet(listed.pathBytes, once: true)
         if vetted != listed.pathBytes { entry = FileEntry(osPath: listed.osPath, pathBytes: vetted, size: listed.size) }
         // The path stage first: a path-only rule reports the file even when it cannot be read.
         findings += PathOnlyRules.findings(pipeline.scanner.matcher.ruleSet, provenance: .file(path: entry.pathBytes), size: entry.size,

@@ -96,6 +96,8 @@ public final class Matcher {
     /// bits; windows are at most lookBehind + lookAhead plus a keyword long). Sorted, they
     /// group by rule and ascend by start.
     private var collector: HitWindows
+    /// Each named-credential rule's names already scored, by rule index (`CredentialNameMemo`).
+    private var nameMemos: [Int: CredentialNameMemo] = [:]
 
     /// Every keyword occurrence of the last buffer scanned, `keyword << 40 | end`: a later
     /// buffer that shares most of its bytes with this one can take them as a `HitReference`.
@@ -286,7 +288,9 @@ public final class Matcher {
                           pass: RulePass, accept: Range<Int>?, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
         let acceptEnd = accept?.upperBound ?? buffer.count
         var all: [NamedCredentialPass.Found] = []
-        named.scan(buffer, spans: spans, into: &all)
+        let memo = nameMemos[ruleIndex] ?? CredentialNameMemo()
+        nameMemos[ruleIndex] = memo
+        named.scan(buffer, spans: spans, memo: memo, into: &all)
         for found in all {
             if pass == .trusted { trustedSpans.append(found.match) }
             if found.match.lowerBound >= acceptEnd { continue }

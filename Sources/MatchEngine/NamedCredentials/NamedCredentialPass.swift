@@ -35,10 +35,11 @@ public struct NamedCredentialPass: Sendable {
     }
 
     /// The pairs whose name starts in one of `spans` (sorted, disjoint), in order, none
-    /// overlapping an earlier one, appended to `found`.
-    public func scan(_ buffer: UnsafeRawBufferPointer, spans: [Range<Int>], into found: inout [Found]) {
+    /// overlapping an earlier one, appended to `found`. `memo`, when given, is this pass's own
+    /// (`CredentialNameMemo`): the same findings, the names scored once.
+    func scan(_ buffer: UnsafeRawBufferPointer, spans: [Range<Int>], memo: CredentialNameMemo?, into found: inout [Found]) {
         let bytes = buffer.bindMemory(to: UInt8.self)
-        let reader = NamedCredentialReader(buffer: bytes, names: names)
+        let reader = NamedCredentialReader(buffer: bytes, names: names, memo: memo)
         var candidates: [NamedCandidate] = []
         for span in spans { reader.read(span: span, into: &candidates) }
         var lastEnd = 0
@@ -46,6 +47,10 @@ public struct NamedCredentialPass: Sendable {
             lastEnd = c.match.upperBound
             found.append(Found(secret: c.value, match: c.match, confidence: c.confidence, provider: c.name.provider))
         }
+    }
+
+    public func scan(_ buffer: UnsafeRawBufferPointer, spans: [Range<Int>], into found: inout [Found]) {
+        scan(buffer, spans: spans, memo: nil, into: &found)
     }
 
     public func scan(_ buffer: UnsafeRawBufferPointer, spans: [Range<Int>], onFound: (Found) -> Void) {

@@ -19,6 +19,8 @@ struct NamedCandidate: Equatable {
 struct NamedCredentialReader {
     let buffer: UnsafeBufferPointer<UInt8>
     let names: CredentialNameScorer
+    /// Names already scored (`CredentialNameMemo`): nil scores each one.
+    let memo: CredentialNameMemo?
     /// What a syntax has read of the buffer already, so a window read around each of many
     /// names is read once (`+Kubernetes`).
     final class Progress {
@@ -34,9 +36,10 @@ struct NamedCredentialReader {
     /// How far a value may run: `CredentialValueScorer.maximumLength` and a little for quotes.
     static let valueReach = CredentialValueScorer.maximumLength + 2
 
-    init(buffer: UnsafeBufferPointer<UInt8>, names: CredentialNameScorer) {
+    init(buffer: UnsafeBufferPointer<UInt8>, names: CredentialNameScorer, memo: CredentialNameMemo? = nil) {
         self.buffer = buffer
         self.names = names
+        self.memo = memo
     }
 
     /// Every pair whose name starts in `span`, in order of position.
@@ -50,12 +53,23 @@ struct NamedCredentialReader {
         var back = 0
         while i > 0 && back < CredentialNameScorer.maximumLength && NamedCredentialReader.isNameByte(buffer[i - 1]) { i -= 1; back += 1 }
         let end = min(span.upperBound, n)
+        let stemStarts = NamedCredentialReader.stemStarts
         while i < end {
             guard NamedCredentialReader.isNameByte(buffer[i]) else { i += 1; continue }
             var j = i
-            while j < n && NamedCredentialReader.isNameByte(buffer[j]) && j - i <= CredentialNameScorer.maximumLength { j += 1 }
+            // Whether a byte pair of the token starts a stem, found on the way: most tokens
+            // (`self`, `return`, `value`) have none, and then no syntax but a URL's scheme, a
+            // `-u` flag or Kubernetes' `Secret` can read a pair at them (`readPair`), so
+            // they cost no second walk and no call.
+            var stemPair = false
+            while j < n && NamedCredentialReader.isNameByte(buffer[j]) && j - i <= CredentialNameScorer.maximumLength {
+                if j > i && stemStarts[Int(buffer[j - 1] | 0x20) << 8 | Int(buffer[j] | 0x20)] { stemPair = true }
+                j += 1
+            }
             if j - i <= CredentialNameScorer.maximumLength {
-                readPair(nameStart: i, nameEnd: j, into: &found)
+                if stemPair || byte(j) == UInt8(ascii: ":") || buffer[i] == UInt8(ascii: "-") || (j - i == 6 && buffer[i] | 0x20 == UInt8(ascii: "s")) {
+                    readPair(nameStart: i, nameEnd: j, stemPair: stemPair, into: &found)
+                }
             } else {
                 while j < n && NamedCredentialReader.isNameByte(buffer[j]) { j += 1 }
             }
@@ -63,7 +77,9 @@ struct NamedCredentialReader {
         }
     }
 
-    private func readPair(nameStart: Int, nameEnd: Int, into found: inout [NamedCandidate]) {
+    /// `stemPair`: whether a byte pair of the token starts a stem (`stemStarts`); without
+    /// one it holds no stem.
+    private func readPair(nameStart: Int, nameEnd: Int, stemPair: Bool, into found: inout [NamedCandidate]) {
         if let c = readURLUserinfo(schemeEnd: nameEnd) { found.append(c); return }
         if let c = readUserFlag(nameStart: nameStart, nameEnd: nameEnd) { found.append(c); return }
         if readKubernetesSecret(nameStart: nameStart, nameEnd: nameEnd, into: &found) != nil { return }
@@ -71,12 +87,14 @@ struct NamedCredentialReader {
         var start = nameStart
         var dashes = 0
         while start < nameEnd && buffer[start] == UInt8(ascii: "-") { start += 1; dashes += 1 }
-        guard NamedCredentialReader.mayHoldStem(buffer, start..<nameEnd) else { return }
+        guard stemPair, NamedCredentialReader.mayHoldStem(buffer, start..<nameEnd) else { return }
         // A segment of a path, a type or an ARN (`AWS::IAM::AccessKey`, `arn:…:secret:x`,
         // `/v1/token`, `user@token`): no variable's name.
         if dashes == 0, let before = byte(start - 1), before == UInt8(ascii: ":") || before == UInt8(ascii: "/") || before == UInt8(ascii: "@"),
            !isXMLNamespace(colon: start - 1) { return }
-        guard let name = names.score(UnsafeBufferPointer(rebasing: buffer[start..<nameEnd])) else { return }
+        let nameBytes = UnsafeBufferPointer(rebasing: buffer[start..<nameEnd])
+        let scored = if let memo { memo.score(nameBytes, by: names) } else { names.score(nameBytes) }
+        guard let name = scored else { return }
         let pair = readXMLElement(name, nameStart: start, nameEnd: nameEnd)
             ?? readXMLKeyValue(name, nameStart: start, nameEnd: nameEnd)
             ?? readCallArgument(name, nameStart: start, nameEnd: nameEnd)
@@ -186,14 +204,27 @@ struct NamedCredentialReader {
     /// Stems of the credential vocabulary, lowercase: a name holds one of them or is none.
     static let stems: [[UInt8]] = ["pass", "pwd", "pw", "secr", "toke", "key", "auth", "cred", "bearer"].map { Array($0.utf8) }
 
+    /// Whether a stem starts with the two bytes `a << 8 | b` (lowercase, as `| 0x20` makes them).
+    static let stemStarts: [Bool] = {
+        var table = [Bool](repeating: false, count: 1 << 16)
+        for stem in stems { table[Int(stem[0]) << 8 | Int(stem[1])] = true }
+        return table
+    }()
+
     /// Whether the token holds a stem (`stems`): a cheap test before the name is split into
     /// words. Most tokens near a keyword (`self`, `return`, `value`) hold none; splitting each
     /// cost the pass a third of a folder scan's CPU (Python 3.11 with site-packages).
+    /// Each byte costs one look-up in `stemStarts`, and only a byte pair that starts a stem is
+    /// compared with the stems: with seven comparisons a byte and a walk of `stems` at each
+    /// `p s t k a c b`, run on every token of every span, this was 1.0% of a folder scan's CPU
+    /// on the Python 3.11 tree with site-packages (perf); `read` now calls it only for a token
+    /// with such a pair.
     static func mayHoldStem(_ buffer: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        let starts = stemStarts
         var i = r.lowerBound
         while i + 1 < r.upperBound {
             let a = buffer[i] | 0x20
-            if a == 0x70 || a == 0x73 || a == 0x74 || a == 0x6B || a == 0x61 || a == 0x63 || a == 0x62 {   // p s t k a c b
+            if starts[Int(a) << 8 | Int(buffer[i + 1] | 0x20)] {
                 for stem in stems where stem[0] == a && i + stem.count <= r.upperBound {
                     var k = 1
                     while k < stem.count && buffer[i + k] | 0x20 == stem[k] { k += 1 }
