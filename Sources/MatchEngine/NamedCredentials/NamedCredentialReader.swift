@@ -59,15 +59,16 @@ struct NamedCredentialReader {
             var j = i
             // Whether a byte pair of the token starts a stem, found on the way: most tokens
             // (`self`, `return`, `value`) have none, and then no syntax but a URL's scheme, a
-            // `-u` flag or Kubernetes' `Secret` can read a pair at them (`readPair`), so
-            // they cost no second walk and no call.
+            // `-u` flag, Kubernetes' `Secret` or a continued `curl`/`wget` command can read a
+            // pair at them (`readPair`), so they cost no second walk and no call.
             var stemPair = false
             while j < n && NamedCredentialReader.isNameByte(buffer[j]) && j - i <= CredentialNameScorer.maximumLength {
                 if j > i && stemStarts[Int(buffer[j - 1] | 0x20) << 8 | Int(buffer[j] | 0x20)] { stemPair = true }
                 j += 1
             }
             if j - i <= CredentialNameScorer.maximumLength {
-                if stemPair || byte(j) == UInt8(ascii: ":") || buffer[i] == UInt8(ascii: "-") || (j - i == 6 && buffer[i] | 0x20 == UInt8(ascii: "s")) {
+                if stemPair || byte(j) == UInt8(ascii: ":") || buffer[i] == UInt8(ascii: "-") || (j - i == 6 && buffer[i] | 0x20 == UInt8(ascii: "s"))
+                    || (j - i == 4 && (buffer[i] == UInt8(ascii: "c") || buffer[i] == UInt8(ascii: "w"))) {
                     readPair(nameStart: i, nameEnd: j, stemPair: stemPair, into: &found)
                 }
             } else {
