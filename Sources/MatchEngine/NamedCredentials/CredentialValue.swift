@@ -55,6 +55,10 @@ enum CredentialValueScorer: ASCIIByteClasses {
         if form == .bare && !random && looksLikeIdentifier(value) { return nil }
         // A weak name (`user_auth`, `somevendor_key`) in code names too many things that are
         // not secrets (`reserved_key`, `result_key`): read in configuration only.
+        // An unsecured JWT (`alg: none`, no signature) is accepted only by a server that takes
+        // unsigned tokens: under a credential's name it is reported, at low (the jwt rules
+        // leave it, as it grants nothing where verification is on).
+        if random && isUnsecuredJWT(value) { return .low }
         if random { return name.strong ? .medium : inCode ? nil : .low }
         // Not random: only a password slot holds a weak but real credential.
         // A bare word in code (`password = goodspec;`, a string's `PASSWORD=x`) is an
@@ -126,10 +130,26 @@ enum CredentialValueScorer: ASCIIByteClasses {
     }
 
     /// Base64 of a JSON object (`eyJ` is `{"`): a document, such as a pagination token's state
-    /// (`--starting-token eyJOZXh0…`) or a JWT's header, not a credential by itself. (A JWT is
-    /// its rule's; a Kubernetes Secret's Docker config is decoded and its fields judged.)
+    /// (`--starting-token eyJOZXh0…`) or a JWT's header, not a credential by itself. (A signed
+    /// JWT is its rule's; a Kubernetes Secret's Docker config is decoded and its fields judged.)
+    /// Only when it decodes to a JSON object: random base64 that happens to start `eyJ` (a
+    /// token under `access_token` whose bytes begin `{"`), or an unsecured JWT (`alg: none`,
+    /// dotted, no signature) under a credential's name, is a value like any other.
     static func isEncodedJSON(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
-        v.count > 3 && v[0] == UInt8(ascii: "e") && v[1] == UInt8(ascii: "y") && v[2] == UInt8(ascii: "J")
+        guard v.count > 3 && v[0] == UInt8(ascii: "e") && v[1] == UInt8(ascii: "y") && v[2] == UInt8(ascii: "J") else { return false }
+        // Base64url to base64, padded: only values that start `eyJ` get here (rare).
+        var text = [UInt8](v).map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+        while text.count % 4 != 0 { text.append(UInt8(ascii: "=")) }
+        guard let data = Data(base64Encoded: Data(text)),
+              let object = try? JSONSerialization.jsonObject(with: data) else { return false }
+        return object is [String: Any]
+    }
+
+    /// `eyJ…` header `.` payload `.` with nothing after the second dot: a JWT without signature.
+    static func isUnsecuredJWT(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard v.count > 8, v[0] == UInt8(ascii: "e"), v[1] == UInt8(ascii: "y"), v[2] == UInt8(ascii: "J"),
+              v[v.count - 1] == UInt8(ascii: ".") else { return false }
+        return v.filter { $0 == UInt8(ascii: ".") }.count == 2
     }
 
     /// CamelCase words, as a type is named (`SecretStr`, `AWSSecretKey`, `pyOpenSSLContext`):
