@@ -59,16 +59,16 @@ struct NamedCredentialReader {
             var j = i
             // Whether a byte pair of the token starts a stem, found on the way: most tokens
             // (`self`, `return`, `value`) have none, and then no syntax but a URL's scheme, a
-            // `-u` flag, Kubernetes' `Secret` or a continued `curl`/`wget` command can read a
-            // pair at them (`readPair`), so they cost no second walk and no call.
+            // `-u` flag or a word of `wordsReadWithoutStem` (Kubernetes' `Secret`, a continued
+            // `curl`) can read a pair at them (`readPair`), so they cost no second walk and no call.
             var stemPair = false
             while j < n && NamedCredentialReader.isNameByte(buffer[j]) && j - i <= CredentialNameScorer.maximumLength {
                 if j > i && stemStarts[Int(buffer[j - 1] | 0x20) << 8 | Int(buffer[j] | 0x20)] { stemPair = true }
                 j += 1
             }
             if j - i <= CredentialNameScorer.maximumLength {
-                if stemPair || byte(j) == UInt8(ascii: ":") || buffer[i] == UInt8(ascii: "-") || (j - i == 6 && buffer[i] | 0x20 == UInt8(ascii: "s"))
-                    || (j - i == 4 && (buffer[i] == UInt8(ascii: "c") || buffer[i] == UInt8(ascii: "w"))) {
+                if stemPair || byte(j) == UInt8(ascii: ":") || buffer[i] == UInt8(ascii: "-")
+                    || NamedCredentialReader.wordsReadWithoutStem[Int(buffer[i] | 0x20)] & (1 << UInt64(j - i)) != 0 {
                     readPair(nameStart: i, nameEnd: j, stemPair: stemPair, into: &found)
                 }
             } else {
@@ -204,6 +204,18 @@ struct NamedCredentialReader {
 
     /// Stems of the credential vocabulary, lowercase: a name holds one of them or is none.
     static let stems: [[UInt8]] = ["pass", "pwd", "pw", "secr", "toke", "key", "auth", "cred", "bearer"].map { Array($0.utf8) }
+
+    /// Words that name no credential but a syntax still reads a pair at (Kubernetes' `kind:
+    /// Secret`, a continued command of `commands`), as a cheap first look for the token loop:
+    /// by lowercase first byte, a bit for each such word's length. Derived from the readers'
+    /// own lists, so a word added there is not silently skipped here.
+    static let wordsReadWithoutStem: [UInt64] = {
+        var table = [UInt64](repeating: 0, count: 256)
+        for word in commands + [secretKind] where word.count < 64 {
+            table[Int(word[0] | 0x20)] |= 1 << UInt64(word.count)
+        }
+        return table
+    }()
 
     /// Whether a stem starts with the two bytes `a << 8 | b` (lowercase, as `| 0x20` makes them).
     static let stemStarts: [Bool] = {

@@ -12,11 +12,14 @@ extension NamedCredentialReader {
 
     /// Non-nil (the number of entries read) when the token is the `Secret` of `kind: Secret`
     /// (the keyword's line: the `data:` key is read wherever it is within `manifestReach`).
+    /// The kind whose `data:` this reads, lowercase (`kind: Secret`).
+    static let secretKind: [UInt8] = Array("secret".utf8)
+
     func readKubernetesSecret(nameStart: Int, nameEnd: Int, into found: inout [NamedCandidate]) -> Int? {
         // Compared in place: every six-letter word starting with `s` comes here (`string`,
         // `select`, `source`), so it makes no array for each.
         guard nameEnd - nameStart == 6, buffer[nameStart] | 0x20 == UInt8(ascii: "s"),
-              zip(buffer[nameStart..<nameEnd], "secret".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+              zip(buffer[nameStart..<nameEnd], NamedCredentialReader.secretKind).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
         var k = nameStart - 1
         if let q = byte(k), NamedCredentialReader.isQuote(q) { k -= 1 }
         while let b = byte(k), b == 0x20 || b == 0x09, nameStart - k < 8 { k -= 1 }
