@@ -33,19 +33,13 @@ final class HostileArchiveScanTests: XCTestCase {
     /// Runs `keyshape scan PATH --format json` under a small Python parent that reports the
     /// child's peak resident size (getrusage of its only child), with a timeout.
     func scan(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> Scan {
-        let wrapper = """
-            import resource, subprocess, sys
-            code = subprocess.run(sys.argv[1:]).returncode
-            sys.stderr.write("\\nmaxrss-kib=%d\\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-            sys.exit(code)
-            """
         let started = Date()
-        let r = runProcess("/usr/bin/env", ["python3", "-c", wrapper, Binary.url.path, "scan", path, "--no-config", "--format", "json", "--no-progress"],
-                           timeout: 180)
+        let (r, peak) = runMeasuringPeakResident(Binary.url.path, ["scan", path, "--no-config", "--format", "json", "--no-progress"],
+                                                 timeout: 180, file: file, line: line)
         let seconds = Date().timeIntervalSince(started)
         for text in [r.stdout, r.stderr] { assertNoFragment(of: key, in: text, "output", file: file, line: line) }
         XCTAssertFalse(r.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != " " }, "raw control characters", file: file, line: line)
-        let peak = r.stderr.components(separatedBy: "maxrss-kib=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? -1
+        XCTAssertGreaterThan(peak, 0, "peak resident size read", file: file, line: line)
         let object = try XCTUnwrap(r.report, r.stderr, file: file, line: line)
         let errors = (object["errors"] as? [[String: Any]] ?? []).map { ($0["path"] as? String ?? "", $0["message"] as? String ?? "") }
         return Scan(run: r, findings: object["findings"] as? [[String: Any]] ?? [], errors: errors, peakResident: peak * 1024, seconds: seconds)

@@ -58,6 +58,27 @@ extension ProcessRun {
     }
 }
 
+/// `runProcess` under a small Python parent that reports the peak resident size of its only
+/// child (getrusage of its children), in KiB; -1 when it could not be read. The test process's
+/// own getrusage(RUSAGE_CHILDREN) is no measure of one run: it is the largest of every child
+/// the whole test bundle has waited for (CI saw 390 MiB there from an earlier suite's child).
+public func runMeasuringPeakResident(_ executable: String, _ arguments: [String], timeout: TimeInterval = 300,
+                                     file: StaticString = #filePath, line: UInt = #line) -> (run: ProcessRun, peakKiB: Int) {
+    let wrapper = """
+        import resource, subprocess, sys
+        code = subprocess.run(sys.argv[1:]).returncode
+        sys.stderr.write("\\nmaxrss-kib=%d\\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+        sys.exit(code)
+        """
+    var run = runProcess("/usr/bin/env", ["python3", "-c", wrapper, executable] + arguments, timeout: timeout, file: file, line: line)
+    var peak = -1
+    if let range = run.stderr.range(of: "\nmaxrss-kib=", options: .backwards) {
+        peak = Int(run.stderr[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        run.stderr = String(run.stderr[..<range.lowerBound])
+    }
+    return (run, peak)
+}
+
 /// Runs `script` with `sh -c`, `set -e` first, in `dir` (fixture building: archives, pipes of
 /// fixture files); fails the test unless it exits 0.
 public func sh(_ dir: TempDir, _ script: String, file: StaticString = #filePath, line: UInt = #line) {
