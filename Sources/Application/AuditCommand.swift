@@ -18,7 +18,7 @@ import CommandLineFlags
 /// Build products are scanned as always.
 public enum AuditCommand {
     public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        let repo = try GitCommandSupport.repository(inv)
+        let repo = try GitCommandSupport.repository(inv.positionals, of: inv.command)
         let (ruleSet, options) = try GitCommandSupport.prepare(inv, repo: repo, context: context)
         var combined = ScanResult(rules: ruleSet.ruleInfos)
         let started = Date()
@@ -34,7 +34,7 @@ public enum AuditCommand {
             if Repository.marker(above: repo) != nil { historyFailure = error }
         }
 
-        let selecting = !inv.since.isEmpty || !inv.ranges.isEmpty
+        let selecting = inv.history.selectsCommits
         if selecting && git == nil {
             let why = historyFailure.map { "\(GitCommandSupport.describe($0))" } ?? "no git repository is in or above \(repo)"
             throw UsageError(message: "--since and --range select commits, but \(why)")
@@ -42,27 +42,23 @@ public enum AuditCommand {
 
         // Sources.
         if selecting {
-            partLine(inv, context, "keyshape audit: sources: the selected commits' changes stand for them (--since/--range)\n")
+            partLine(inv.report, context, "keyshape audit: sources: the selected commits' changes stand for them (--since/--range)\n")
         } else {
-            scanSources(inv, git: git, repo: repo, ruleSet: ruleSet, options: options, into: &combined, context: context)
+            scanSources(inv.report, git: git, repo: repo, ruleSet: ruleSet, options: options, into: &combined, context: context)
         }
 
         // History.
         if git != nil {
-            var wanted = HistoryOptions()
-            wanted.since = inv.since
-            wanted.ranges = inv.ranges
-            if let n = inv.maxCommitPaths { wanted.maxCommitPaths = n }
-            let history = HistoryScanner(ruleSet: ruleSet, options: options, history: wanted)
+            let history = HistoryScanner(ruleSet: ruleSet, options: options, history: inv.history.options)
             context.recorder?.attach(to: history)
-            let historyProgress = startedProgress(inv, history.progress, .history, "history", context)
+            let historyProgress = startedProgress(inv.report, history.progress, .history, "history", context)
             do {
                 let scanned = Result { try history.scan(repository: repo) }
                 historyProgress?.stop()
                 let outcome = try scanned.get()
                 for note in outcome.notes { context.err("keyshape: note: \(note)\n") }
                 merge(outcome.result, into: &combined)
-                partLine(inv, context, "keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
+                partLine(inv.report, context, "keyshape audit: history: \(outcome.result.findings.count) findings; \(outcome.result.stats.commits) commits, \(outcome.result.stats.blobs) blobs, \(megabytes(outcome.result.stats.bytes))\n")
             } catch let e as HistoryScanner.RequestError {
                 // A revision that names no commit: the request was wrong, as in `history`.
                 throw UsageError(message: e.message)
@@ -73,29 +69,29 @@ public enum AuditCommand {
             combined.issues.append(ScanIssue(path: repo, message: "history not scanned: \(GitCommandSupport.describe(historyFailure))"))
             context.err("keyshape audit: history: not scanned (an error entry says why)\n")
         } else {
-            partLine(inv, context, "keyshape audit: history: none (no git repository in or above this folder)\n")
+            partLine(inv.report, context, "keyshape audit: history: none (no git repository in or above this folder)\n")
         }
 
         // Build products: paths keep the product path as given, so reports say which build.
         for product in inv.products {
             let productScanner = Scanner(ruleSet: ruleSet, options: options)
-            let productProgress = startedProgress(inv, productScanner.progress, .files, "products", context)
+            let productProgress = startedProgress(inv.report, productScanner.progress, .files, "products", context)
             let result = productScanner.scan(paths: [product], keepRootInPaths: true).result
             productProgress?.stop()
             merge(result, into: &combined)
-            partLine(inv, context, "keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
+            partLine(inv.report, context, "keyshape audit: products \(product): \(result.findings.count) findings; \(result.stats.files) files (\(result.stats.binaries) binary), \(megabytes(result.stats.bytes))\n")
         }
 
         combined.findings.sort()
         combined.issues.sort()
         combined.suppressed.sort()
         combined.stats.seconds = Date().timeIntervalSince(started)
-        return try Report.deliver(combined, inv, options, roots: .audit(repository: repo, products: inv.products), context: context)
+        return try Report.deliver(combined, inv.report, command: inv.command, options, roots: .audit(repository: repo, products: inv.products), context: context)
     }
 
     /// The working tree: in a git work tree the files git tracks plus the untracked ones it
     /// does not ignore; elsewhere (or when git cannot list them) the folder.
-    static func scanSources(_ inv: Invocation, git: Repository?, repo: String, ruleSet: RuleSet, options: ScanOptions,
+    static func scanSources(_ report: ReportFlags, git: Repository?, repo: String, ruleSet: RuleSet, options: ScanOptions,
                             into combined: inout ScanResult, context: RunContext) {
         let sources: (result: ScanResult, notes: [ScanIssue])
         var listed: [[UInt8]]?
@@ -106,7 +102,7 @@ public enum AuditCommand {
             }
         }
         let sourceScanner = Scanner(ruleSet: ruleSet, options: options)
-        let sourceProgress = startedProgress(inv, sourceScanner.progress, .files, "sources", context)
+        let sourceProgress = startedProgress(report, sourceScanner.progress, .files, "sources", context)
         if let git, let listed {
             sources = sourceScanner.scan(relativePaths: listed, under: git.root)
         } else {
@@ -115,21 +111,21 @@ public enum AuditCommand {
         sourceProgress?.stop()
         for note in sources.notes { context.err("keyshape: note: \(note)\n") }
         merge(sources.result, into: &combined)
-        partLine(inv, context, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
+        partLine(report, context, "keyshape audit: sources: \(sources.result.findings.count) findings; \(sources.result.stats.files) files, \(megabytes(sources.result.stats.bytes))\n")
     }
 
     /// A started progress line for one part, when progress is shown (`--progress`, or by
     /// default when stderr is a terminal); each part has its own, named by its label.
-    static func startedProgress(_ inv: Invocation, _ progress: ScanProgress, _ kind: ProgressLine.Kind, _ label: String,
+    static func startedProgress(_ report: ReportFlags, _ progress: ScanProgress, _ kind: ProgressLine.Kind, _ label: String,
                                 _ context: RunContext) -> ProgressLine? {
-        let line = context.progressLine(inv, progress, kind: kind, label: label)
+        let line = context.progressLine(report, progress, kind: kind, label: label)
         line?.start()
         return line
     }
 
     /// A part's counts on stderr; `--quiet` leaves them out with the summary.
-    static func partLine(_ inv: Invocation, _ context: RunContext, _ text: String) {
-        if !inv.quiet { context.err(text) }
+    static func partLine(_ report: ReportFlags, _ context: RunContext, _ text: String) {
+        if !report.quiet { context.err(text) }
     }
 
     static func merge(_ part: ScanResult, into combined: inout ScanResult) {

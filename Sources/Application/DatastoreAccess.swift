@@ -11,9 +11,10 @@ public enum DatastoreAccess {
         public var description: String
     }
 
-    public static func path(_ inv: Invocation) throws -> String {
-        guard let path = inv.datastore, !path.isEmpty else {
-            throw UsageError(message: "`keyshape \(inv.command.rawValue)` needs --datastore DB")
+    /// `--datastore DB`, which `command` cannot do without.
+    public static func path(_ datastore: DatastoreFlags, for command: Invocation.Command) throws -> String {
+        guard let path = datastore.path, !path.isEmpty else {
+            throw UsageError(message: "`keyshape \(command.rawValue)` needs --datastore DB")
         }
         return path
     }

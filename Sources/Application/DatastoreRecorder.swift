@@ -99,7 +99,7 @@ public final class DatastoreRecorder {
     /// Opens the datastore (refusing a file keyshape did not write, before any scanning),
     /// adds its settled fingerprints to the baseline and records the run's start.
     static func start(_ inv: Invocation, roots: [String], options: inout ScanOptions, flagNames: [String]) throws -> DatastoreRecorder? {
-        guard recordsRuns(inv.command), let path = inv.datastore else { return nil }
+        guard recordsRuns(inv.command), let path = inv.datastore.path else { return nil }
         let store = try DatastoreAccess.open(path, create: true)
         do {
             options.settledPairs.formUnion(try store.settledPairs())
@@ -109,14 +109,14 @@ public final class DatastoreRecorder {
                 options.secretKeying = SecretKeying(key: try store.secretKey(), source: .datastore)
             }
             options.keepSuppressed = true
-            let repository = self.repository(inv, roots: roots, store: store)
-            let hash = RulesIdentity.hash(inv, options: options)
+            let repository = self.repository(inv.command, roots: roots, store: store)
+            let hash = RulesIdentity.hash(inv.rules, options: options)
             let run = try store.beginRun(RunStart(
                 command: inv.command.rawValue, arguments: flagNames,
                 keyshapeVersion: KeyshapeVersion.current, rulePack: BuiltinRules.packVersion,
                 rulesHash: hash, repository: repository))
             let recorder = DatastoreRecorder(store: store, path: path, run: run, rulesHash: hash, repository: repository,
-                                             dropSuppressedFromReport: !inv.includeSuppressed, minConfidence: inv.minConfidence ?? .low)
+                                             dropSuppressedFromReport: !inv.report.includeSuppressed, minConfidence: inv.report.minConfidence ?? .low)
             recorder.baseline = options.baseline
             recorder.settledPairs = options.settledPairs
             return recorder
@@ -145,8 +145,8 @@ public final class DatastoreRecorder {
 
     /// history and audit: the repository's work tree root (its git identity when git can say);
     /// scan: the scanned folder (the current folder for several arguments or a file).
-    static func repository(_ inv: Invocation, roots: [String], store: Datastore) -> RepositoryRef {
-        switch inv.command {
+    static func repository(_ command: Invocation.Command, roots: [String], store: Datastore) -> RepositoryRef {
+        switch command {
         case .history, .audit:
             let root = ArtifactRoots.repository(roots.first ?? ".").sourceRoot
             // Asked of git once per repository: finding the root commits walks the whole history.

@@ -9,22 +9,18 @@ import CommandLineFlags
 /// each unique blob scanned once, findings attributed to the commits that added them.
 public enum HistoryCommand {
     public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        let repo = try GitCommandSupport.repository(inv)
-        var history = HistoryOptions()
+        let repo = try GitCommandSupport.repository(inv.positionals, of: inv.command)
+        var history = inv.history.options
         var inv = inv
         HookCommand.adoptBaseline(&inv, repo: repo)
-        history.since = inv.since
-        history.ranges = inv.ranges
-        history.allObjects = inv.allObjects
-        if let n = inv.maxCommitPaths { history.maxCommitPaths = n }
         let (ruleSet, options, opened): (RuleSet, ScanOptions, Result<HistoryScanner.Input, Error>)
         var planNote: String?
-        if inv.datastore != nil {
+        if inv.datastore.path != nil {
             // The datastore's last run decides which commits to walk (IncrementalHistory), so git
             // lists them once the rules, and their hash, are known.
             let (r, o) = try GitCommandSupport.prepare(inv, repo: repo, context: context)
             if let recorder = context.recorder {
-                let plan = IncrementalHistory.plan(inv, repo: repo, recorder: recorder)
+                let plan = IncrementalHistory.plan(inv.history, repo: repo, recorder: recorder)
                 if plan.base != nil { history.excludeCommits = plan.since }
                 recorder.base = plan.base
                 planNote = plan.note
@@ -46,14 +42,14 @@ public enum HistoryCommand {
         }
         let scanner = HistoryScanner(ruleSet: ruleSet, options: options, history: history)
         context.recorder?.attach(to: scanner)
-        let progress = context.progressLine(inv, scanner.progress, kind: .history)
+        let progress = context.progressLine(inv.report, scanner.progress, kind: .history)
         progress?.start()
         let outcome = scanner.scan(input)
         progress?.stop()
         var notes = (planNote.map { [$0] } ?? []) + outcome.notes
         if scanner.storedBlobs > 0 { notes.append(DatastoreRecorder.cacheNote(scanner.storedBlobs)) }
         if let killed = context.recorder?.resuming { notes.append(DatastoreRecorder.resumeNote(scanner.resumedCommits, killed: killed)) }
-        return try GitCommandSupport.deliver(outcome.result, notes: notes, inv, options, repo: repo, push: true, context: context)
+        return try GitCommandSupport.deliver(outcome.result, notes: notes, inv.report, command: inv.command, options, repo: repo, push: true, context: context)
     }
 }
 
@@ -61,14 +57,14 @@ public enum HistoryCommand {
 enum GitCommandSupport {
     /// The notes, the report and, as a hook (`--hook`), the closing line. A hook that lets
     /// the commit or push through prints nothing at all.
-    static func deliver(_ result: ScanResult, notes: [String], _ inv: Invocation, _ options: ScanOptions,
+    static func deliver(_ result: ScanResult, notes: [String], _ report: ReportFlags, command: Invocation.Command, _ options: ScanOptions,
                         repo: String, push: Bool, context: RunContext) throws -> Int32 {
         let clean = result.findings.isEmpty && result.issues.isEmpty
-        if !(inv.hookMode && clean) {
+        if !(report.hookMode && clean) {
             for note in notes { context.err("keyshape: note: \(note)\n") }
         }
-        let status = try Report.deliver(result, inv, options, roots: .repository(repo), context: context)
-        if inv.hookMode && status != 0 { context.err(HookCommand.stopLine(result, push: push) + "\n") }
+        let status = try Report.deliver(result, report, command: command, options, roots: .repository(repo), context: context)
+        if report.hookMode && status != 0 { context.err(HookCommand.stopLine(result, push: push) + "\n") }
         return status
     }
 
@@ -76,10 +72,11 @@ enum GitCommandSupport {
         var description: String
     }
 
-    static func repository(_ inv: Invocation, skipping: Int = 0) throws -> String {
-        let rest = Array(inv.positionals.dropFirst(skipping))
+    /// The one repository among `command`'s arguments (after the first `skipping`); default `.`.
+    static func repository(_ arguments: [String], of command: Invocation.Command, skipping: Int = 0) throws -> String {
+        let rest = Array(arguments.dropFirst(skipping))
         guard rest.count <= 1 else {
-            throw UsageError(message: "`keyshape \(inv.command.rawValue)` takes one repository, not \(rest.count) paths")
+            throw UsageError(message: "`keyshape \(command.rawValue)` takes one repository, not \(rest.count) paths")
         }
         return rest.first ?? "."
     }

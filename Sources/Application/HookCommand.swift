@@ -15,11 +15,12 @@ public enum HookCommand {
     static let chainedSuffix = ".keyshape-chained"
     static let backupSuffix = ".keyshape-backup"
 
-    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
+    /// - Parameter arguments: `install` or `uninstall`, and the repository (default `.`).
+    public static func run(_ arguments: [String], _ flags: HookInstallFlags, _ context: RunContext) throws -> Int32 {
         // The word is not echoed: text from the command line is printed only when it is a path.
-        switch inv.positionals.first {
-        case "install": return try install(inv, context)
-        case "uninstall": return try uninstall(inv, context)
+        switch arguments.first {
+        case "install": return try install(arguments, flags, context)
+        case "uninstall": return try uninstall(arguments, flags, context)
         default: throw UsageError(message: "hook: expected `install` or `uninstall`")
         }
     }
@@ -28,13 +29,13 @@ public enum HookCommand {
     /// writes into the repository) and the user's config read so a global core.hooksPath counts;
     /// git runs only through the scanner's isolated runner, so nothing the repository configures
     /// (core.fsmonitor, …) is run.
-    static func hookLocation(_ inv: Invocation) throws -> (folder: String, path: String, name: String) {
-        let repo = try GitCommandSupport.repository(inv, skipping: 1)
+    static func hookLocation(_ arguments: [String], _ flags: HookInstallFlags) throws -> (folder: String, path: String, name: String) {
+        let repo = try GitCommandSupport.repository(arguments, of: .hook, skipping: 1)
         let git: Repository
         do { git = try Repository(path: repo, trustForeignOwner: false) } catch { throw GitCommandSupport.describe(error) }
         let hooksDir: String
         do { hooksDir = try git.hooksFolder() } catch { throw GitCommandSupport.describe(error) }
-        let name = inv.prePush ? "pre-push" : "pre-commit"
+        let name = flags.prePush ? "pre-push" : "pre-commit"
         return (hooksDir, (hooksDir as NSString).appendingPathComponent(name), name)
     }
 
@@ -51,11 +52,11 @@ public enum HookCommand {
         (try? FileManager.default.attributesOfItem(atPath: path)) != nil
     }
 
-    static func install(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        let (hooksDir, hookPath, name) = try hookLocation(inv)
+    static func install(_ arguments: [String], _ flags: HookInstallFlags, _ context: RunContext) throws -> Int32 {
+        let (hooksDir, hookPath, name) = try hookLocation(arguments, flags)
         let fm = FileManager.default
         if exists(hookPath) && !isOurs(hookPath) {
-            if inv.force {
+            if flags.force {
                 let backup = hookPath + backupSuffix
                 try? fm.removeItem(atPath: backup)
                 do { try fm.moveItem(atPath: hookPath, toPath: backup) } catch {
@@ -70,12 +71,12 @@ public enum HookCommand {
                 do { try fm.moveItem(atPath: hookPath, toPath: chained) } catch {
                     throw UsageError(message: "\(hookPath): cannot move the existing hook aside (\(FileErrors.describe(error)))")
                 }
-                context.err("keyshape: note: the existing \(name) hook is chained: it now runs from \(chained) before keyshape, and the \(inv.prePush ? "push" : "commit") fails if either fails (`keyshape hook uninstall` puts it back; --force replaces it instead)\n")
+                context.err("keyshape: note: the existing \(name) hook is chained: it now runs from \(chained) before keyshape, and the \(flags.prePush ? "push" : "commit") fails if either fails (`keyshape hook uninstall` puts it back; --force replaces it instead)\n")
             }
         }
         do {
             try fm.createDirectory(atPath: hooksDir, withIntermediateDirectories: true)
-            try Data(script(prePush: inv.prePush, keyshape: context.executablePath()).utf8).write(to: URL(fileURLWithPath: hookPath))
+            try Data(script(prePush: flags.prePush, keyshape: context.executablePath()).utf8).write(to: URL(fileURLWithPath: hookPath))
             try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hookPath)
         } catch {
             throw UsageError(message: "\(hookPath): cannot write the hook (\(FileErrors.describe(error)))")
@@ -84,8 +85,8 @@ public enum HookCommand {
         return 0
     }
 
-    static func uninstall(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        let (_, hookPath, name) = try hookLocation(inv)
+    static func uninstall(_ arguments: [String], _ flags: HookInstallFlags, _ context: RunContext) throws -> Int32 {
+        let (_, hookPath, name) = try hookLocation(arguments, flags)
         let fm = FileManager.default
         guard exists(hookPath) else {
             context.outLine("no \(name) hook at \(hookPath); nothing to remove")
@@ -114,9 +115,9 @@ public enum HookCommand {
     static let baselineName = ".keyshape-baseline.json"
 
     static func adoptBaseline(_ inv: inout Invocation, repo: String) {
-        guard inv.hookMode, inv.baseline == nil else { return }
+        guard inv.report.hookMode, inv.config.baseline == nil else { return }
         let path = (repo as NSString).appendingPathComponent(baselineName)
-        if FileManager.default.fileExists(atPath: path) { inv.baseline = path }
+        if FileManager.default.fileExists(atPath: path) { inv.config.baseline = path }
     }
 
     /// The closing line of a blocked `staged --hook` or `history --hook` run: why the commit

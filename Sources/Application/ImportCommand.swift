@@ -15,13 +15,13 @@ public enum ImportCommand {
     /// A report of up to this many bytes (a JSONL line is about 400 bytes: ~2.5 million findings).
     static let maxReportSize = 1 << 30
 
-    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        let path = try DatastoreAccess.path(inv)
-        guard !inv.positionals.isEmpty else { throw UsageError(message: "`keyshape import` needs one or more JSONL reports") }
-        guard inv.filterRepos.count <= 1 else { throw UsageError(message: "import: --repo names the one repository the reports belong to") }
+    public static func run(_ reports: [String], _ datastore: DatastoreFlags, _ context: RunContext) throws -> Int32 {
+        let path = try DatastoreAccess.path(datastore, for: .importReports)
+        guard !reports.isEmpty else { throw UsageError(message: "`keyshape import` needs one or more JSONL reports") }
+        guard datastore.filterRepos.count <= 1 else { throw UsageError(message: "import: --repo names the one repository the reports belong to") }
         let store = try DatastoreAccess.open(path, create: true)
         var status: Int32 = 0
-        for report in inv.positionals {
+        for report in reports {
             let findings: [Finding]
             do {
                 let bytes = try SettingsFile.contents(of: report, limit: maxReportSize)
@@ -39,7 +39,7 @@ public enum ImportCommand {
                 status = 2
                 continue
             }
-            let name = inv.filterRepos.first ?? defaultName(report)
+            let name = datastore.filterRepos.first ?? defaultName(report)
             do {
                 let run = try store.beginRun(RunStart(
                     command: "import", arguments: context.flagNames,

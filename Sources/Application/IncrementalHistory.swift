@@ -36,8 +36,8 @@ public enum IncrementalHistory {
     /// same complete run (or on none), every commit it started from still reachable. Its
     /// logged commits are skipped and its findings and errors become this run's
     /// (`DatastoreWalkLog`); the rest of its walk, and any commit added since, is walked.
-    public static func plan(_ inv: Invocation, repo: String, recorder: DatastoreRecorder) -> Plan {
-        var plan = basePlan(inv, repo: repo, recorder: recorder)
+    public static func plan(_ history: HistoryFlags, repo: String, recorder: DatastoreRecorder) -> Plan {
+        var plan = basePlan(history, repo: repo, recorder: recorder)
         recorder.resuming = nil
         guard recorder.tips != nil, let git = try? Repository(path: repo),
               let killed = try? recorder.store.killedWalk(root: recorder.repository.root, rulesHash: recorder.rulesHash, before: recorder.run),
@@ -50,9 +50,9 @@ public enum IncrementalHistory {
         return plan
     }
 
-    private static func basePlan(_ inv: Invocation, repo: String, recorder: DatastoreRecorder) -> Plan {
+    private static func basePlan(_ history: HistoryFlags, repo: String, recorder: DatastoreRecorder) -> Plan {
         // An explicit selection is not the whole history: it neither builds on nor serves as a base.
-        guard inv.since.isEmpty, inv.ranges.isEmpty, !inv.allObjects, let git = try? Repository(path: repo) else { return Plan() }
+        guard !history.selectsCommits, !history.allObjects, let git = try? Repository(path: repo) else { return Plan() }
         guard let tips = git.startingCommits() else { return Plan() }
         recorder.tips = tips
         guard let last = try? recorder.store.latestHistoryRun(root: recorder.repository.root) else { return Plan() }

@@ -132,8 +132,8 @@ public final class ProgressLine: @unchecked Sendable {
 extension RunContext {
     /// A progress line for `progress` when `--progress` asks for one, or (neither
     /// `--progress` nor `--no-progress` given) stderr is a terminal; else nil.
-    func progressLine(_ inv: Invocation, _ progress: ScanProgress, kind: ProgressLine.Kind = .files, label: String? = nil) -> ProgressLine? {
-        guard inv.progress ?? stderrIsTerminal else { return nil }
+    func progressLine(_ report: ReportFlags, _ progress: ScanProgress, kind: ProgressLine.Kind = .files, label: String? = nil) -> ProgressLine? {
+        guard report.progress ?? stderrIsTerminal else { return nil }
         return ProgressLine(progress, kind: kind, label: label, write: redraw)
     }
 }

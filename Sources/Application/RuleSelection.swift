@@ -8,15 +8,15 @@ public struct RuleSelection {
 
     /// - Throws: `UsageError` for an id that names no loaded rule: a typo must not turn
     ///   into a scan that quietly runs every rule, or none.
-    public init(_ inv: Invocation, loaded ids: [String]) throws {
+    public init(_ rules: RuleFlags, loaded ids: [String]) throws {
         let known = Set(ids)
-        for (flag, given) in [("--enable-rule", inv.enabledRules), ("--disable-rule", inv.disabledRules)] {
+        for (flag, given) in [("--enable-rule", rules.enabled), ("--disable-rule", rules.disabled)] {
             for id in given where !known.contains(id) {
                 throw UsageError(message: "\(flag) \(RuleSelection.shown(id)): no loaded rule has this id (`keyshape rules list` shows them)")
             }
         }
-        enabled = Set(inv.enabledRules)
-        disabled = Set(inv.disabledRules)
+        enabled = Set(rules.enabled)
+        disabled = Set(rules.disabled)
     }
 
     public func keeps(_ id: String) -> Bool { (enabled.isEmpty || enabled.contains(id)) && !disabled.contains(id) }

@@ -15,10 +15,13 @@ public enum RuleSources {
         public var gitleaksConfig: String? = nil
     }
 
-    public static func load(_ inv: Invocation) throws -> Loaded {
+    /// - Parameters:
+    ///   - configFile: `--config FILE`; with it (or with `--rules`) gitleaks' environment is not read.
+    ///   - noneAllowed: no rules at all is not an error (`rules check` of an empty folder).
+    public static func load(_ rules: RuleFlags, configFile: String? = nil, noneAllowed: Bool = false) throws -> Loaded {
         var files: [RuleFile] = []
         var warnings: [String] = []
-        if !inv.noBuiltinRules {
+        if !rules.noBuiltin {
             for (name, encoded) in BuiltinRules.tables {
                 // Tables parsed at build time (EmbedRulesTool): decoded, not parsed again.
                 let table: TOMLTable
@@ -31,7 +34,7 @@ public enum RuleSources {
                 files.append(try RuleLoader.load(table: table, file: "builtin:" + name, deferCompile: true))
             }
         }
-        for path in inv.rulePaths {
+        for path in rules.paths {
             for file in try tomlFiles(at: path) {
                 try loadExtending(file, into: &files, warnings: &warnings)
             }
@@ -40,7 +43,7 @@ public enum RuleSources {
         // own setting (like a flag, trusted), so it adds rules as `--rules` would.
         var gitleaksConfig: String?
         let env = ProcessInfo.processInfo.environment
-        if inv.rulePaths.isEmpty && inv.config == nil {
+        if rules.paths.isEmpty && configFile == nil {
             if let path = env["GITLEAKS_CONFIG"], !path.isEmpty {
                 try loadExtending(path, into: &files, warnings: &warnings)
                 gitleaksConfig = path
@@ -53,7 +56,7 @@ public enum RuleSources {
                 gitleaksConfig = name
             }
         }
-        if files.allSatisfy({ $0.rules.isEmpty }) && inv.command != .rulesCheck {
+        if files.allSatisfy({ $0.rules.isEmpty }) && !noneAllowed {
             throw UsageError(message: "no rules loaded (--no-builtin-rules needs at least one --rules file with rules)")
         }
         warnings += RuleFile.unknownIdWarnings(files).map(\.description)

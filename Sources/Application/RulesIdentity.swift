@@ -15,22 +15,22 @@ import ScanPipeline
 /// Not a secret and not an integrity check: two 64-bit FNV-1a-style lanes (different offset
 /// bases and multipliers) is enough to tell rule packs apart, and needs no crypto library here.
 public enum RulesIdentity {
-    public static func hash(_ inv: Invocation, options: ScanOptions) -> String {
+    public static func hash(_ rules: RuleFlags, options: ScanOptions) -> String {
         var hasher = Hasher128()
-        if !inv.noBuiltinRules {
+        if !rules.noBuiltin {
             for (name, encoded) in BuiltinRules.tables {
                 hasher.add("builtin:" + name)
                 hasher.add(encoded.withUTF8Buffer { Array($0) })
             }
         }
-        for path in inv.rulePaths {
+        for path in rules.paths {
             for file in (try? RuleSources.tomlFiles(at: path)) ?? [path] {
                 hasher.add("rules:" + file)
                 hasher.add((try? SettingsFile.contents(of: file)) ?? [])
             }
         }
-        for id in inv.enabledRules.sorted() { hasher.add("enable:" + id) }
-        for id in inv.disabledRules.sorted() { hasher.add("disable:" + id) }
+        for id in rules.enabled.sorted() { hasher.add("enable:" + id) }
+        for id in rules.disabled.sorted() { hasher.add("disable:" + id) }
         for file in options.configFiles {
             hasher.add("config:" + file)
             hasher.add((try? SettingsFile.contents(of: file)) ?? [])

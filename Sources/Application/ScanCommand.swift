@@ -16,19 +16,19 @@ public enum ScanCommand {
         }
         let (ruleSet, options) = try ScanSetup.prepare(inv, roots: readsStdin ? ["."] : roots, context: context)
         let scanner = Scanner(ruleSet: ruleSet, options: options)
-        let progress = context.progressLine(inv, scanner.progress)
+        let progress = context.progressLine(inv.report, scanner.progress)
         // Text and JSONL on stdout are written as each file is done (the first line of a long
         // scan arrives at once); --sort, or any other report, waits for the sorted whole.
-        let streamed = inv.format.streams && inv.output == nil && !inv.sort
+        let streamed = inv.report.format.streams && inv.report.output == nil && !inv.report.sort
         if streamed {
             var streamOptions = ReportOptions()
-            streamOptions.color = Report.colors(inv, context)
-            let pieces = streamOptions, format = inv.format
+            streamOptions.color = Report.colors(inv.report, context)
+            let pieces = streamOptions, format = inv.report.format
             // Once stdout takes no more (`scan . | head -1`), the rest of the tree would be
             // scanned for nobody: stop, as ripgrep does, unless a file still needs the whole
             // result (`--write-baseline`, `--sarif-output` and the like).
-            let stopsWithStdout = inv.writeBaseline == nil && inv.extraOutputs.isEmpty
-            let minimum = inv.minConfidence ?? .low
+            let stopsWithStdout = inv.report.writeBaseline == nil && inv.report.extraOutputs.isEmpty
+            let minimum = inv.report.minConfidence ?? .low
             scanner.onFileFindings = { [weak scanner] findings in
                 let text = format.render(ScanResult(findings: findings.filter { $0.confidence >= minimum }), pieces)
                 if let progress { progress.clearedWhile { context.out(text) } } else { context.out(text) }
@@ -50,6 +50,6 @@ public enum ScanCommand {
         progress?.stop()
         for note in notes { context.err("keyshape: note: \(note)\n") }
         let stopped = scanner.stopped ? StoppedScan(scanned: result.stats.files, listed: scanner.progress.filesTotal.load(ordering: .relaxed)) : nil
-        return try Report.deliver(result, inv, options, roots: .scan(roots), context: context, streamed: streamed, stopped: stopped)
+        return try Report.deliver(result, inv.report, command: inv.command, options, roots: .scan(roots), context: context, streamed: streamed, stopped: stopped)
     }
 }

@@ -13,8 +13,8 @@ public enum ScanSetup {
     /// With `--datastore DB` (scan, history, audit) the run is recorded as started here, and
     /// its recorder becomes `context.recorder`.
     public static func prepare(_ inv: Invocation, roots: [String], context: RunContext) throws -> (RuleSet, ScanOptions) {
-        var rules = try RuleSources.load(inv)
-        let config = try ConfigFile.load(explicit: inv.config, roots: roots, noConfig: inv.noConfig,
+        var rules = try RuleSources.load(inv.rules, configFile: inv.config.file)
+        let config = try ConfigFile.load(explicit: inv.config.file, roots: roots, noConfig: inv.config.noConfig,
                                          gitleaksConfigGiven: rules.gitleaksConfig != nil,
                                          loadedRuleIds: Set(RuleSet.ruleIds(rules.files)))
         if var extra = config.rules {
@@ -24,23 +24,18 @@ public enum ScanSetup {
             rules.files.append(extra)
         }
         for w in rules.warnings + config.warnings { context.warn(w) }
-        let selection = try RuleSelection(inv, loaded: RuleSet.ruleIds(rules.files))
+        let selection = try RuleSelection(inv.rules, loaded: RuleSet.ruleIds(rules.files))
         let (ruleSet, replaced) = RuleSet.combining(rules.files, extraAllowlists: config.allowlists, keeping: selection.keeps)
         for note in replaced { context.warn(note) }
         if ruleSet.rules.isEmpty { throw UsageError(message: "--disable-rule left no rule to run") }
-        var options = ScanOptions(jobs: inv.jobs ?? ScanOptions.coreCount)
-        options.ignoreInlineAllow = inv.ignoreInlineAllow || !SettingPolicy.permits(SettingPolicy.inlineMarkers, from: .repository)
-        options.keepSuppressed = inv.includeSuppressed
+        var options = ScanOptions(jobs: inv.limits.jobs ?? ScanOptions.coreCount)
+        options.ignoreInlineAllow = inv.config.ignoreInlineAllow || !SettingPolicy.permits(SettingPolicy.inlineMarkers, from: .repository)
+        options.keepSuppressed = inv.report.includeSuppressed
         options.configFiles = (rules.gitleaksConfig.map { [$0] } ?? []) + (config.path.map { [$0] } ?? [])
         options.ignoredConfigFiles = config.ignored.map { [$0] } ?? []
-        options.maxFileSize = inv.maxFileSize ?? config.maxFileSize ?? options.maxFileSize
-        options.maxArchiveDepth = inv.maxArchiveDepth ?? options.maxArchiveDepth
-        options.maxArchiveSize = inv.maxArchiveSize ?? options.maxArchiveSize
-        options.minStringLength = inv.minStringLength ?? config.minStringLength ?? options.minStringLength
-        options.maxDecodeDepth = inv.maxDecodeDepth ?? options.maxDecodeDepth
-        options.followSymlinks = inv.followSymlinks || (config.followSymlinks ?? false)
+        inv.limits.resolve(into: &options, config: config)
         options.hashKey = ProcessInfo.processInfo.environment["KEYSHAPE_HASH_KEY"] ?? config.hashKey ?? ""
-        if let baseline = inv.baseline {
+        if let baseline = inv.config.baseline {
             let contents = try readBaseline(baseline)
             options.baseline = contents.fingerprints
             options.baselineChecks = contents.checks
@@ -50,11 +45,11 @@ public enum ScanSetup {
         }
         // The baseline this run writes keeps the key of the one it replaces (its checks stay
         // valid), else takes the read baseline's, else a new one.
-        if let target = inv.writeBaseline, options.baselineKey == nil {
+        if let target = inv.report.writeBaseline, options.baselineKey == nil {
             options.baselineKey = FileManager.default.contents(atPath: target).flatMap { try? BaselineFile.load($0, path: target).key }
                 ?? SecretKeying.randomKey()
         }
-        try GitleaksIgnore.read(roots: roots, noConfig: inv.noConfig, into: &options, context: context)
+        try GitleaksIgnore.read(roots: roots, noConfig: inv.config.noConfig, into: &options, context: context)
         context.recorder = try DatastoreRecorder.start(inv, roots: roots, options: &options, flagNames: context.flagNames)
         return (ruleSet, options)
     }

@@ -6,9 +6,9 @@ import CommandLineFlags
 /// `keyshape summarize --datastore DB`: counts by rule, by repository and by secret (one
 /// `secretHash`: one key, however many places), read in one snapshot.
 public enum SummarizeCommand {
-    public static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        let path = try DatastoreAccess.path(inv)
-        guard inv.positionals.isEmpty else { throw UsageError(message: "`keyshape summarize` takes no arguments besides its flags") }
+    public static func run(_ arguments: [String], _ datastore: DatastoreFlags, _ context: RunContext) throws -> Int32 {
+        let path = try DatastoreAccess.path(datastore, for: .summarize)
+        guard arguments.isEmpty else { throw UsageError(message: "`keyshape summarize` takes no arguments besides its flags") }
         let store = try DatastoreAccess.reader(path)
         let summary: DatastoreSummary
         do {

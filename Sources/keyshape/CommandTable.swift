@@ -26,6 +26,8 @@ struct CommandSpec {
     let forms: [Form]
     /// Its `--help` page beside its flags; nil: a plain page (a hidden command).
     let help: CommandHelp?
+    /// The handler: it is handed the parts of the invocation it reads (the arguments and a
+    /// flag group or two), the scanning commands the whole invocation.
     let run: (Invocation, RunContext) throws -> Int32
 }
 
@@ -81,7 +83,7 @@ enum CommandTable {
         ], help: CommandHelp(usage: ["keyshape hook install [REPO]", "keyshape hook uninstall [REPO]"],
             summary: "Write a pre-commit hook that runs `keyshape staged --hook` (--pre-push: a pre-push hook scanning the pushed commits); an existing hook is chained, or with --force replaced. `uninstall` removes only a hook keyshape wrote and puts back the one it chained or replaced.",
             exits: [("0", "the hook was written or removed"), ("2", "usage error, not a git repository, or a hook keyshape did not write")]),
-            run: HookCommand.run),
+            run: { inv, context in try HookCommand.run(inv.positionals, inv.hookInstall, context) }),
         CommandSpec(command: .audit, forms: [
             .init(words: ["audit"], arguments: "[REPO]",
                   summary: "sources, whole history and build products (--products): one report, one exit status",
@@ -121,7 +123,7 @@ enum CommandTable {
             summary: "Report the findings recorded in a datastore through the scan reporters (html too). Only open findings unless --status says otherwise.",
             exits: [("0", "nothing to report"), ("1", "findings were reported (or the --exit-code N given)"),
                     ("2", "usage error, the datastore cannot be read or is not keyshape's, or the latest run of a repository recorded errors")]),
-            run: ReportCommand.run),
+            run: { inv, context in try ReportCommand.run(inv.positionals, inv.report, inv.datastore, context) }),
         CommandSpec(command: .summarize, forms: [
             .init(words: ["summarize"], arguments: "",
                   summary: "a --datastore's findings counted by rule, by repository and by secret",
@@ -133,7 +135,7 @@ enum CommandTable {
         ], help: CommandHelp(usage: ["keyshape summarize --datastore DB"],
             summary: "Count a datastore's findings by rule, by repository and by secret (secretHash groups: one key, its places).",
             exits: [("0", "the summary was printed"), ("2", "usage error, or the datastore cannot be read or is not keyshape's")]),
-            run: SummarizeCommand.run),
+            run: { inv, context in try SummarizeCommand.run(inv.positionals, inv.datastore, context) }),
         CommandSpec(command: .triage, forms: [
             .init(words: ["triage"], arguments: "FINGERPRINT ...",
                   summary: "set a triage --status (and --note) for findings in a --datastore; kept across re-scans",
@@ -145,7 +147,7 @@ enum CommandTable {
         ], help: CommandHelp(usage: ["keyshape triage --datastore DB FINGERPRINT ... --status \(TriageStatus.placeholder) [--note TEXT]"],
             summary: "Record a decision for findings by fingerprint. Kept across re-scans; anything but open acts as a baseline for report and for later scans into the datastore.",
             exits: [("0", "the status was set"), ("2", "usage error, a fingerprint no recorded finding has (nothing is changed), or the datastore is not keyshape's")]),
-            run: TriageCommand.run),
+            run: { inv, context in try TriageCommand.run(inv.positionals, inv.datastore, context) }),
         CommandSpec(command: .importReports, forms: [
             .init(words: ["import"], arguments: "REPORT.jsonl ...",
                   summary: "merge JSONL reports written elsewhere into a --datastore (idempotent)",
@@ -157,7 +159,7 @@ enum CommandTable {
         ], help: CommandHelp(usage: ["keyshape import --datastore DB REPORT.jsonl ... [--repo NAME]"],
             summary: "Merge JSONL reports (keyshape --format jsonl, one per repository) into a datastore; importing one twice adds nothing.",
             exits: [("0", "every report was imported"), ("2", "usage error, a report that cannot be read or parsed (it adds nothing), or the datastore is not keyshape's")]),
-            run: ImportCommand.run),
+            run: { inv, context in try ImportCommand.run(inv.positionals, inv.datastore, context) }),
     ]
 
     static let others: [CommandSpec] = [
@@ -166,27 +168,27 @@ enum CommandTable {
                   overview: "  keyshape rules list          list the loaded rules\n"),
         ], help: CommandHelp(usage: ["keyshape rules list"], summary: "List the loaded rules: id, description, tags.",
             exits: [("0", "the rules were listed"), ("2", "usage error, or a rules file could not be loaded")]),
-            run: RulesCommand.list),
+            run: { inv, context in try RulesCommand.list(inv.rules, inv.report, context) }),
         CommandSpec(command: .rulesCheck, forms: [
             .init(words: ["rules", "check"], arguments: "", summary: "run every rule's examples and negative examples; exit 1 on a miss",
                   overview: "  keyshape rules check         run every rule's examples and negative examples\n"),
         ], help: CommandHelp(usage: ["keyshape rules check"], summary: "Run every rule's examples and negative examples through the engine.",
             exits: [("0", "every example behaved"), ("1", "an example was missed or a negative example matched"),
                     ("2", "usage error, or a rules file could not be loaded")]),
-            run: RulesCommand.check),
+            run: { inv, context in try RulesCommand.check(inv.rules, context) }),
         CommandSpec(command: .version, aliases: ["--version", "-V"], forms: [
             .init(words: ["version"], arguments: "", summary: "print keyshape's version and the rule pack's version and size",
                   overview: "  keyshape version\n"),
         ], help: CommandHelp(usage: ["keyshape version"], summary: "Print the version.", exits: [("0", "always")]),
-            run: VersionCommand.run),
+            run: { _, _ in VersionCommand.run() }),
         CommandSpec(command: .help, aliases: ["--help", "-h"], forms: [
             .init(words: ["help"], arguments: "", summary: "print usage and the options", overview: ""),
         ], help: CommandHelp(usage: ["keyshape help [COMMAND]", "keyshape COMMAND --help"], summary: "Show help for keyshape or one command.",
             exits: [("0", "help was shown"), ("2", "no such command")]),
             run: { inv, _ in Terminal.out(try ArgumentParser.helpText(inv)); return 0 }),
         // Not in the usage text: what scripts/package runs to ship completions and the man page.
-        CommandSpec(command: .completions, forms: [], help: nil, run: ShellCompletions.run),
-        CommandSpec(command: .man, forms: [], help: nil, run: ManPage.run),
+        CommandSpec(command: .completions, forms: [], help: nil, run: { inv, _ in try ShellCompletions.run(inv.positionals) }),
+        CommandSpec(command: .man, forms: [], help: nil, run: { inv, _ in try ManPage.run(inv.positionals) }),
     ]
 
     /// The first words in order: `scan history staged hook audit ... rules version help`.

@@ -5,8 +5,8 @@ import CommandLineFlags
 /// `keyshape man`: the keyshape(1) page in roff, generated from the command catalog and the
 /// flag table, so every flag the parser accepts is documented with the commands it applies to.
 enum ManPage {
-    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        guard inv.positionals.isEmpty else { throw UsageError(message: "man: takes no arguments") }
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard arguments.isEmpty else { throw UsageError(message: "man: takes no arguments") }
         Terminal.out(page())
         return 0
     }

@@ -6,8 +6,8 @@ import CommandLineFlags
 enum ShellCompletions {
     enum Shell: String, CaseIterable { case bash, zsh, fish }
 
-    static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        guard inv.positionals.count == 1, let shell = Shell(rawValue: inv.positionals[0]) else {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard arguments.count == 1, let shell = Shell(rawValue: arguments[0]) else {
             throw UsageError(message: "completions: expected one of " + Shell.allCases.map(\.rawValue).joined(separator: ", "))
         }
         Terminal.out(script(for: shell))

@@ -18,9 +18,9 @@ import CommandLineFlags
 /// and scans one that changed incrementally (`IncrementalHistory`, the per-blob cache).
 enum SweepCommand {
     static func run(_ inv: Invocation, _ context: RunContext) throws -> Int32 {
-        let db = try DatastoreAccess.path(inv)
+        let db = try DatastoreAccess.path(inv.datastore, for: .sweep)
         var repos = inv.positionals
-        if let file = inv.reposFile {
+        if let file = inv.datastore.reposFile {
             let bytes: [UInt8]
             do { bytes = try SettingsFile.contents(of: file, limit: 64 << 20) } catch {
                 throw UsageError(message: "\(file): cannot read (\(error.message))")
@@ -32,7 +32,7 @@ enum SweepCommand {
         _ = try DatastoreAccess.open(db, create: true)
 
         let cores = ScanOptions.coreCount
-        let parallel = max(1, min(repos.count, inv.jobs ?? max(1, cores / 2)))
+        let parallel = max(1, min(repos.count, inv.limits.jobs ?? max(1, cores / 2)))
         let threads = max(1, cores / parallel)
         let state = SweepState(count: repos.count)
         let list = repos
@@ -47,7 +47,7 @@ enum SweepCommand {
         for w in workers { w.stackSize = 4 << 20; w.start() }
         state.waitUntilDone()
         let (swept, skipped, failed) = state.tally
-        if !inv.quiet {
+        if !inv.report.quiet {
             Terminal.err("keyshape sweep: \(repos.count) repositor\(repos.count == 1 ? "y" : "ies"): \(swept) swept, \(skipped) unchanged (skipped), \(failed) failed; `keyshape report --datastore` shows the findings\n")
         }
         return state.status
@@ -83,12 +83,12 @@ enum SweepCommand {
             return (findings > 0 ? 1 : 0, "\(label): unchanged since run \(run.id) (\(findings) finding\(findings == 1 ? "" : "s")), skipped\n")
         }
         var rules: [String] = []
-        for path in inv.rulePaths { rules += ["--rules", path] }
-        if inv.noBuiltinRules { rules.append("--no-builtin-rules") }
-        for id in inv.enabledRules { rules += ["--enable-rule", id] }
-        for id in inv.disabledRules { rules += ["--disable-rule", id] }
-        if inv.noConfig { rules.append("--no-config") }
-        if inv.ignoreInlineAllow { rules.append("--ignore-inline-allow") }
+        for path in inv.rules.paths { rules += ["--rules", path] }
+        if inv.rules.noBuiltin { rules.append("--no-builtin-rules") }
+        for id in inv.rules.enabled { rules += ["--enable-rule", id] }
+        for id in inv.rules.disabled { rules += ["--disable-rule", id] }
+        if inv.config.noConfig { rules.append("--no-config") }
+        if inv.config.ignoreInlineAllow { rules.append("--ignore-inline-allow") }
         let common = ["--datastore", db, "--no-progress", "--quiet", "--jobs", String(threads)] + rules
         // `--` before the repository in every child: a path is never parsed as an option.
         let (status, text) = child(["history"] + common + ["--", repo], label: label, what: "keyshape history")
@@ -144,7 +144,7 @@ enum SweepCommand {
               let last = try? store.latestHistoryRun(root: root), last.run.command == "history", last.run.complete,
               let repository = try? Repository(path: repo), let tips = repository.startingCommits(), tips == last.tips,
               let (_, options) = try? ScanSetup.prepare(inv, roots: [repo], context: context.forAnotherRun()),
-              RulesIdentity.hash(inv, options: options) == last.run.rulesHash else { return nil }
+              RulesIdentity.hash(inv.rules, options: options) == last.run.rulesHash else { return nil }
         if !repository.isBare {
             // `scan` hashes its own root's config; a sweep passes the same flags to both.
             guard let scan = (try? store.latestRun(root: root, command: "scan")) ?? nil, scan.id > last.run.id,

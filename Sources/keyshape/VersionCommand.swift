@@ -8,7 +8,7 @@ enum VersionCommand {
         "keyshape \(KeyshapeVersion.current) (rules \(BuiltinRules.packVersion), \(BuiltinRules.ruleCount) rules)"
     }
 
-    static func run(_ inv: Invocation, _ context: RunContext) -> Int32 {
+    static func run() -> Int32 {
         Terminal.out(text + "\n")
         return 0
     }
