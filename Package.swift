@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "DecodersTests", dependencies: ["Decoders", "CByteMasks", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "AppFormatsTests", dependencies: ["AppFormats", "TestSupport"]),
         .testTarget(name: "MatchEngineTests", dependencies: ["MatchEngine", "ScanCore", "TOML", "TestSupport"]),
-        .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "MatchEngine", "Decoders", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
+        .testTarget(name: "ScanPipelineTests", dependencies: ["ScanPipeline", "Archives", "MatchEngine", "Decoders", "ScanCore", "ScanReport", "FileInputs", "CCrypto", "FuzzChecks", "TestSupport"]),
         .testTarget(name: "ScanReportTests", dependencies: ["ScanReport", "ScanCore", "TestSupport"]),
         .testTarget(name: "DatastoreTests", dependencies: ["Datastore", "ScanCore", "ScanReport", "keyshape", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["keyshape", "Application", "CommandLineFlags", "TestSupport"]),

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import POSIXIO
 
 /// What an input's own bytes say it is, by magic number, never by its name: an `.ipa`
 /// renamed `.bin` is still opened, and a text file named `.zip` is still scanned as text.
@@ -52,22 +53,24 @@ public enum ArchiveKind: String, Sendable, Hashable {
         bytes.withUnsafeBytes { sniff($0) }
     }
 
-    /// A regular file's kind, read with pread (the descriptor's offset is not moved); nil when
-    /// it is not an archive or cannot be read (the caller's own read reports that).
+    /// A regular file's kind, read with pread through `POSIX` (EINTR retried, short reads
+    /// continued; the descriptor's offset is not moved); nil when it is not an archive or its
+    /// first bytes cannot be read (the caller's own read reports that). The end is used only
+    /// when all of it was read.
     public static func sniff(fileDescriptor fd: Int32) -> ArchiveKind? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         let size = Int64(info.st_size)
         var head = [UInt8](repeating: 0, count: headLength)
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headLength, 0) }
+        let got = head.withUnsafeMutableBytes { POSIX.preadFully(fd, into: $0, at: 0) }.count
         guard got > 0 else { return nil }
         let tailCount = Int(min(Int64(tailLength), size))
         var tail = [UInt8](repeating: 0, count: tailCount)
-        let tailGot = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, tailCount, off_t(size - Int64(tailCount))) }
+        let tailGot = tail.withUnsafeMutableBytes { POSIX.preadFully(fd, into: $0, at: size - Int64(tailCount)) }
         return head.withUnsafeBytes { headBytes in
             tail.withUnsafeBytes { tailBytes in
                 sniff(head: UnsafeRawBufferPointer(rebasing: headBytes.prefix(got)),
-                      tail: tailGot == tailCount ? tailBytes : nil, totalSize: size)
+                      tail: tailGot.count == tailCount && tailGot.error == nil ? tailBytes : nil, totalSize: size)
             }
         }
     }

@@ -141,11 +141,13 @@ public final class ArchiveReader {
         return Array(head[0..<filled])
     }
 
+    /// Whether the regular file `fd` (of `size` bytes) ends in a zip's end record; its last
+    /// bytes read with pread through `POSIX`, used only when all of them were read.
     private static func descriptorHasCentralDirectory(_ fd: Int32, size: Int64) -> Bool {
         let count = Int(min(Int64(ArchiveKind.tailLength), size))
         var tail = [UInt8](repeating: 0, count: count)
-        let got = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(size - Int64(count))) }
-        return got == count && tail.withUnsafeBytes { ArchiveKind.hasEndOfCentralDirectory($0, totalSize: size) }
+        let got = tail.withUnsafeMutableBytes { POSIX.preadFully(fd, into: $0, at: size - Int64(count)) }
+        return got.count == count && got.error == nil && tail.withUnsafeBytes { ArchiveKind.hasEndOfCentralDirectory($0, totalSize: size) }
     }
 
     /// Whether the members after one stopped early can be reached without decompressing the

@@ -6,7 +6,7 @@ import MatchEngine
 import TestSupport
 
 /// The one front (`InputFront`): whether an input is an archive is one rule
-/// (`ArchiveOpening`), and a self-extractor gives the same findings whichever byte source
+/// (`ArchiveStage.claim`), and a self-extractor gives the same findings whichever byte source
 /// holds it (a file read in chunks, bytes held whole).
 final class InputFrontTests: XCTestCase {
     /// A self-extractor: a binary stub holding the test token, then a zip whose member holds
@@ -21,9 +21,9 @@ final class InputFrontTests: XCTestCase {
 
     func testArchiveOpeningIsDecidedByTheHeadAndTheTailAtHand() throws {
         let (stub, zip) = try Self.selfExtractor(in: TempDir())
-        func opening(_ bytes: [UInt8], tail: Bool) -> ArchiveOpening? {
+        func opening(_ bytes: [UInt8], tail: Bool) -> ContainerOpening? {
             bytes.withUnsafeBytes { all in
-                ArchiveOpening.of(head: all, tail: tail ? UnsafeRawBufferPointer(rebasing: all.suffix(65_557)) : nil, totalSize: all.count)
+                ArchiveStage().claim(head: all, tail: tail ? UnsafeRawBufferPointer(rebasing: all.suffix(65_557)) : nil, totalSize: all.count)
             }
         }
         XCTAssertEqual(opening(zip, tail: false), .members, "a zip from its first byte, by its magic number alone")

@@ -4,8 +4,8 @@ import MatchEngine
 
 extension InputFront {
     /// A regular file, in `ChunkReader`'s bounded, overlapping chunks through one descriptor.
-    /// An archive (by its first chunk, and for a binary file also by a zip end record at its
-    /// end) is its members; a self-extractor is its members and its chunks too.
+    /// A container (by its first chunk, and for a binary file also by its end) is its
+    /// members; a self-extractor is its members and its chunks too.
     func scanFile(_ entry: FileEntry, path: String, sink: Sink) -> Outcome {
         var out = Outcome()
         let reader = chunkReader
@@ -19,10 +19,11 @@ extension InputFront {
         let context = InputPlace(path: path)
         do {
             try reader.read(entry, limit: options.maxFileSize) { chunk in
-                if chunk.fileOffset == 0, options.maxArchiveDepth > 0, let opening = archiveOpening(chunk) {
-                    out.opened = opening
-                    out.archiveBytes += openArchive(.fileDescriptor(chunk.fileDescriptor), as: opening, path: path, sink: sink)
-                    if opening == .members {
+                if chunk.fileOffset == 0, options.maxArchiveDepth > 0, let claim = containerClaim(chunk) {
+                    out.opened = claim.opening
+                    out.openedBy = claim.stage
+                    out.archiveBytes += open(claim, .fileDescriptor(chunk.fileDescriptor), path: path, sink: sink)
+                    if claim.opening == .members {
                         out.binary = true
                         reader.stop()
                         return
@@ -77,12 +78,12 @@ extension InputFront {
         return out
     }
 
-    /// The archive a file's first chunk shows: by its magic number, or for a binary file also
-    /// by a zip end record at its end, read through the same descriptor. A text file's end
+    /// The container a file's first chunk shows: by its first bytes, or for a binary file also
+    /// by its end (a zip's end record), read through the same descriptor. A text file's end
     /// is not read: that would cost every source file a second read for a case binaries hold.
-    private func archiveOpening(_ chunk: Chunk) -> ArchiveOpening? {
-        if let opening = ArchiveOpening.of(head: chunk.bytes, tail: nil, totalSize: 0) { return opening }
+    private func containerClaim(_ chunk: Chunk) -> ContainerStages.Claim? {
+        if let claim = containers.claim(head: chunk.bytes, tail: nil, totalSize: 0) { return claim }
         guard chunk.isBinary, let (tail, size) = InputBytes.tail(fileDescriptor: chunk.fileDescriptor) else { return nil }
-        return tail.withUnsafeBytes { ArchiveOpening.of(head: chunk.bytes, tail: $0, totalSize: size) }
+        return tail.withUnsafeBytes { containers.claim(head: chunk.bytes, tail: $0, totalSize: size) }
     }
 }

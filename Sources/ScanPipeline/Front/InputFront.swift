@@ -7,9 +7,10 @@ import ScanCore
 /// history, staged files, an archive's members) hands it the input's bytes (`InputBytes`)
 /// and where it is (its path, for rules and allowlists); the front
 ///
-///   sniffs them (text or binary, `ChunkReader.looksBinary`) -> opens an archive
-///   (`ArchiveOpening`, the one rule; members come back through this front) or lays out a
-///   binary (`BinaryLayout`: Mach-O, ELF, app formats) -> chunks them (a file in
+///   sniffs them (text or binary, `ChunkReader.looksBinary`) -> opens a container (the
+///   first of its `ContainerStages` that claims the input: an archive, self-extractors
+///   included; members come back through this front, `scanMember`) or lays out a binary
+///   (`BinaryLayout`: Mach-O, ELF, app formats) -> chunks them (a file in
 ///   `ChunkReader`'s chunks, a streamed blob in `StreamedBlobScanner`'s, memory whole)
 ///   -> the `BufferPipeline`, in one call (`match`).
 ///
@@ -19,9 +20,15 @@ import ScanCore
 final class InputFront {
     let pipeline: BufferPipeline
     var options: ScanOptions { pipeline.options }
+    /// The stages asked, in order, whether an input is a container (archives).
+    let containers: ContainerStages
+    /// Levels of containers around the input being scanned (0: a top-level input); a
+    /// container opened now is one level deeper.
+    private(set) var containerDepth = 0
 
-    init(pipeline: BufferPipeline) {
+    init(pipeline: BufferPipeline, containers: ContainerStages = .standard) {
         self.pipeline = pipeline
+        self.containers = containers
     }
 
     /// Test seam: runs once per binary file after its first chunk was read and before its
@@ -40,6 +47,14 @@ final class InputFront {
         /// In an archive the input is: inside the member chain `members`, or (empty chain) in
         /// the archive's raw bytes outside its members.
         case archive(members: [[UInt8]])
+
+        /// The member chain (empty for the input's own bytes).
+        var members: [[UInt8]] {
+            switch self {
+            case .input: return []
+            case .archive(let members): return members
+            }
+        }
     }
 
     /// What the front reports for one input, as it finds it.
@@ -60,8 +75,11 @@ final class InputFront {
     struct Outcome {
         /// Whether the input's own bytes looked binary (an archive from its first byte: true).
         var binary = false
-        /// The archive the input was opened as, if any.
-        var opened: ArchiveOpening?
+        /// How a container stage opened the input, if one claimed it; for a member of an
+        /// archive being read, claimed by the stage reading it, only claimed (`scanMember`).
+        var opened: ContainerOpening?
+        /// The stage that claimed it.
+        var openedBy: (any ContainerStage)?
         /// Bytes of an archive's members and of its raw bytes outside them scanned; for a
         /// member held whole, its bytes.
         var archiveBytes = 0
@@ -86,35 +104,37 @@ final class InputFront {
         case .gitStream(let stream, let size):
             return streamChunks.scan(stream, size: size, front: self, path: path, sink: sink)
         case .member(let member, let buffer):
-            return scanMember(member, buffer: buffer, path: path, sink: sink)
+            return scanArchiveMember(member, buffer: buffer, path: path, sink: sink)
         }
     }
 
-    /// Bytes held whole: an archive (head and tail at hand) is its members, a self-extractor
+    /// Bytes held whole: a container (head and tail at hand) is its members, a self-extractor
     /// its members and its bytes; anything else is sniffed, laid out and matched whole.
     private func scanMemory(_ bytes: UnsafeRawBufferPointer, path: String?, reference: HitReference?, hashSecrets: Bool,
                             sink: Sink) -> Outcome {
         var out = Outcome()
         if options.maxArchiveDepth > 0,
-           let opening = ArchiveOpening.of(head: bytes, tail: UnsafeRawBufferPointer(rebasing: bytes.suffix(ArchiveKind.tailLength)),
-                                           totalSize: bytes.count) {
-            out.opened = opening
-            out.archiveBytes = openArchive(.buffer(bytes), as: opening, path: path, sink: sink)
-            if opening == .members { out.binary = true; return out }
+           let claim = containers.claim(head: bytes, tail: UnsafeRawBufferPointer(rebasing: bytes.suffix(ArchiveKind.tailLength)),
+                                        totalSize: bytes.count) {
+            out.opened = claim.opening
+            out.openedBy = claim.stage
+            out.archiveBytes = open(claim, .buffer(bytes), path: path, sink: sink)
+            if claim.opening == .members { out.binary = true; return out }
         }
         out.binary = scanHeld(bytes, path: path, reference: reference, hashSecrets: hashSecrets, sink: sink)
         return out
     }
 
-    /// A member: an archive by its first bytes (its end is not at hand) is opened by the
-    /// caller, the archive being read, which holds the nesting depth and budget (`opened`
-    /// set, nothing read); any other is read whole, up to `inMemoryLimit`, and scanned as
-    /// bytes held whole.
-    private func scanMember(_ member: ArchiveMember, buffer: ArchiveMemberBuffer, path: String?, sink: Sink) -> Outcome {
+    /// An archive's member: a container by its first bytes (its end is not at hand) is left
+    /// to the caller (`opened` set, nothing read): `scanMember` opens it, or the reader of
+    /// the archive it is in nests it under its budget; any other is read whole, up to
+    /// `inMemoryLimit`, and scanned as bytes held whole.
+    private func scanArchiveMember(_ member: ArchiveMember, buffer: ArchiveMemberBuffer, path: String?, sink: Sink) -> Outcome {
         var out = Outcome()
         let head = member.peek(ArchiveKind.headLength)
-        if let opening = head.withUnsafeBytes({ ArchiveOpening.of(head: $0, tail: nil, totalSize: 0) }) {
-            out.opened = opening
+        if let claim = head.withUnsafeBytes({ containers.claim(head: $0, tail: nil, totalSize: 0) }) {
+            out.opened = claim.opening
+            out.openedBy = claim.stage
             return out
         }
         let cap = options.inMemoryLimit
@@ -127,13 +147,45 @@ final class InputFront {
         return out
     }
 
-    /// Opens the archive `source` holds: every member back through this front, then the
-    /// source's raw bytes outside them (`ArchiveMemberScan`); the bytes scanned.
-    func openArchive(_ source: ArchiveSource, as opening: ArchiveOpening, path: String?, sink: Sink) -> Int {
-        let archives = ArchiveMemberScan(front: self)
-        return archives.scan(source, opening: opening, contextPath: path, onFinding: sink.onFinding,
-                             onFailure: { failure, members in sink.onFailure(failure, .archive(members: members)) },
-                             onProblem: sink.onProblem).bytes
+    /// Opens the container `source` holds, as `claim`'s stage claimed it, one level below the
+    /// input being scanned: its members come back through `scanMember`; the bytes scanned.
+    func open(_ claim: ContainerStages.Claim, _ source: ArchiveSource, path: String?, sink: Sink) -> Int {
+        let outer = containerDepth
+        containerDepth += 1
+        defer { containerDepth = outer }
+        return claim.stage.open(ContainerInput(source: source, opening: claim.opening, path: path, depth: containerDepth),
+                                front: self, sink: sink)
+    }
+
+    /// A container's member handed back to the front: scanned as any input (sniffed, opened
+    /// when a stage claims it, laid out, matched) at `path!names`, what it finds under one
+    /// `archiveMember` provenance step per name (outermost first), its rule failures and
+    /// problems at that member chain.
+    /// - Parameters:
+    ///   - names: the member chain from the container the caller opened (vetted names).
+    ///   - path: the container's path (nil for a git blob's, see `scan`).
+    ///   - depth: the level of the container the member is in (`ContainerInput.depth`).
+    ///   - reader: the stage reading the container: an archive member it claims itself is
+    ///     left to it (`Outcome.opened` set), since it nests under that container's budget;
+    ///     one another stage claims is opened here.
+    func scanMember(_ bytes: InputBytes, names: [[UInt8]], path: String?, depth: Int, reader: (any ContainerStage)?,
+                    sink: Sink) -> Outcome {
+        let steps = names.map { ProvenanceStep.archiveMember(path: $0) }
+        let memberSink = Sink(onFinding: { f in
+            var f = f
+            f.steps = steps + f.steps
+            sink.onFinding(f)
+        }, onFailure: { failure, place in sink.onFailure(failure, .archive(members: names + place.members)) },
+           onProblem: { members, message in sink.onProblem(names + members, message) })
+        let memberPath = path.map { ArchiveMemberScan.path($0, names) }
+        let outer = containerDepth
+        containerDepth = depth
+        defer { containerDepth = outer }
+        var out = scan(bytes, path: memberPath, sink: memberSink)
+        if let stage = out.openedBy, let opening = out.opened, stage !== reader, case .member(let member, _) = bytes {
+            out.archiveBytes = open(ContainerStages.Claim(stage: stage, opening: opening), .member(member), path: memberPath, sink: memberSink)
+        }
+        return out
     }
 
     /// Text or binary, and for binary bytes the object map (`BinaryLayout.raw` when they are

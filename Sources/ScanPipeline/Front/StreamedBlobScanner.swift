@@ -74,7 +74,7 @@ final class StreamedBlobScanner {
         // An archive is opened as a whole blob's would be, streamed on from git under the
         // same limits (only its magic number counts: its end is not read yet); its members'
         // findings carry their member steps.
-        if opensArchives, ArchiveOpening.of(head: first, tail: nil, totalSize: 0) != nil {
+        if opensArchives, let claim = front.containers.claim(head: first, tail: nil, totalSize: 0) {
             var cut = false
             var served = 0
             let source = ArchiveSource.stream { buffer in
@@ -89,8 +89,9 @@ final class StreamedBlobScanner {
                 guard stream.read(into: buffer.baseAddress!, count: count) else { cut = true; return -1 }
                 return count
             }
-            out.opened = .members
-            out.archiveBytes = front.openArchive(source, as: .members, path: path, sink: sink)
+            out.opened = claim.opening
+            out.openedBy = claim.stage
+            out.archiveBytes = front.open(claim, source, path: path, sink: sink)
             out.binary = true
             out.complete = !cut
             return out
@@ -129,18 +130,25 @@ final class StreamedBlobScanner {
                 }
             }
         }
-        // A self-extractor: a zip's first local header past the start of a binary blob, its
-        // members read through `fill` from the bytes the chunks read (and scan) anyway, and
-        // kept aside until the blob's end shows whether the zip's end record ends it.
-        var appended: DeferredSink?
+        // A self-extractor: a container's start past the start of a binary blob (a zip's
+        // first local header, `ContainerStage.appendedStart`), its members read through `fill`
+        // from the bytes the chunks read (and scan) anyway, and kept aside until the blob's
+        // end shows whether the container's end (the zip's end record) ends it.
+        var appended: (sink: DeferredSink, stage: any ContainerStage)?
         var searchFrom = 0
-        let lookForZip = binary && held == nil && opensArchives
+        let lookForAppended = binary && held == nil && opensArchives
         while walk.scanChunk(front, context: context, sink: sink, reported: &reported) {
-            if lookForZip, appended == nil, let start = walk.localHeader(from: searchFrom) {
+            guard lookForAppended, appended == nil else { continue }
+            let (stage, search) = walk.appendedStart(front.containers, from: searchFrom)
+            switch search {
+            case .notFound(let resumeFrom):
+                searchFrom = resumeFrom
+            case .found(let start):
+                guard let stage else { continue }
                 let deferred = DeferredSink()
-                appended = deferred
+                appended = (deferred, stage)
                 var served = start
-                _ = front.openArchive(.stream({ buffer in
+                _ = front.open(ContainerStages.Claim(stage: stage, opening: .membersAndBytes), .stream({ buffer in
                     while served >= walk.chunkStart + walk.filled {
                         guard walk.scanChunk(front, context: context, sink: sink, reported: &reported) else {
                             return walk.failed ? -1 : 0
@@ -151,22 +159,24 @@ final class StreamedBlobScanner {
                     buffer.baseAddress!.copyMemory(from: self.storage + from, byteCount: count)
                     served += count
                     return count
-                }), as: .membersAndBytes, path: path, sink: deferred.sink)
-            } else if lookForZip, appended == nil {
-                searchFrom = walk.chunkStart + max(0, walk.filled - Walk.localHeaderLength)
+                }), path: path, sink: deferred.sink)
             }
         }
         if walk.failed { out.complete = false; return out }
         out.binary = binary
-        // The rule for a zip behind other bytes (`ArchiveOpening`), now that the end is here.
+        // The rule for a container behind other bytes (a zip's end record ending the input),
+        // now that the end is here.
         let tailCount = min(walk.filled, ArchiveKind.tailLength)
         let tail = UnsafeRawBufferPointer(start: storage + walk.filled - tailCount, count: tailCount)
-        if binary, held == nil, opensArchives, ArchiveOpening.of(head: UnsafeRawBufferPointer(start: nil, count: 0), tail: tail, totalSize: size) == .membersAndBytes {
+        if binary, held == nil, opensArchives,
+           let claim = front.containers.claim(head: UnsafeRawBufferPointer(start: nil, count: 0), tail: tail, totalSize: size),
+           claim.opening == .membersAndBytes {
             out.opened = .membersAndBytes
-            if let appended {
-                appended.replay(to: sink)
+            out.openedBy = claim.stage
+            if let appended, appended.stage === claim.stage {
+                appended.sink.replay(to: sink)
             } else {
-                sink.onProblem([], "a zip's end record ends this blob, but no local header of it was found in the stream; its members are not read, its bytes are scanned")
+                sink.onProblem([], claim.stage.appendedStartMissing)
             }
         }
         return out
@@ -192,8 +202,6 @@ final class StreamedBlobScanner {
         /// and where its own bytes start.
         private var pendingMove: (end: Int, acceptStart: Int)?
         private var finished = false
-        /// A zip local header's fixed part.
-        static let localHeaderLength = 30
 
         init(scanner: StreamedBlobScanner, size: Int, read: @escaping (UnsafeMutableRawPointer, Int) -> Bool) {
             self.scanner = scanner
@@ -255,29 +263,17 @@ final class StreamedBlobScanner {
             return true
         }
 
-        /// The blob offset of the first zip local header at or after blob offset `from` among
-        /// the bytes in storage that looks like one (a version, a method zip defines, a name
-        /// of 1 to 4,096 bytes, none of them NUL where they are in storage), or nil. Not at
-        /// offset 0: a zip from the start was opened before the walk.
-        func localHeader(from: Int) -> Int? {
-            let storage = UnsafeRawBufferPointer(start: scanner.storage, count: filled)
-            var i = max(from - chunkStart, 0, 1 - chunkStart)
-            while i + Walk.localHeaderLength <= filled {
-                guard let hit = memchr(storage.baseAddress! + i, 0x50, filled - Walk.localHeaderLength + 1 - i) else { return nil }
-                i = UnsafeRawPointer(hit) - storage.baseAddress!
-                if storage[i + 1] == 0x4b, storage[i + 2] == 0x03, storage[i + 3] == 0x04 {
-                    let version = Int(storage[i + 4]) | Int(storage[i + 5]) << 8
-                    let method = Int(storage[i + 8]) | Int(storage[i + 9]) << 8
-                    let nameLength = Int(storage[i + 26]) | Int(storage[i + 27]) << 8
-                    let nameEnd = min(filled, i + Walk.localHeaderLength + nameLength)
-                    if version <= 63, [0, 8, 9, 12, 14, 93, 95, 98].contains(method), (1...4096).contains(nameLength),
-                       memchr(storage.baseAddress! + i + Walk.localHeaderLength, 0, nameEnd - i - Walk.localHeaderLength) == nil {
-                        return chunkStart + i
-                    }
-                }
-                i += 1
+        /// Where a container appended to other bytes may start (`ContainerStage.appendedStart`)
+        /// at or after blob offset `from` among the bytes in storage, and the stage whose it
+        /// is; else the blob offset the next search resumes from. Not at offset 0: a
+        /// container from the start was claimed before the walk.
+        func appendedStart(_ containers: ContainerStages, from: Int) -> (stage: (any ContainerStage)?, search: AppendedSearch) {
+            let window = UnsafeRawBufferPointer(start: scanner.storage, count: filled)
+            let (stage, search) = containers.appendedStart(in: window, from: max(from - chunkStart, 0, 1 - chunkStart))
+            switch search {
+            case .found(let at): return (stage, .found(chunkStart + at))
+            case .notFound(let resume): return (nil, .notFound(resumeFrom: chunkStart + resume))
             }
-            return nil
         }
     }
 }

@@ -49,7 +49,7 @@ extension ArchiveMemberScan {
     ///   - readEntries: reads the entries of a zip (from a local header) or a tar (from a
     ///     header) at `range`'s start, to its end at most, as members; returns the reader (its
     ///     `memberData` relative to the range).
-    func scanOutside(_ top: ArchiveReader, opening: ArchiveOpening, problems: [ArchiveProblem], raw: ArchiveRawBytes, context: InputPlace,
+    func scanOutside(_ top: ArchiveReader, opening: ContainerOpening, problems: [ArchiveProblem], raw: ArchiveRawBytes, context: InputPlace,
                      readEntries: (Range<Int64>, ArchiveKind) -> ArchiveReader,
                      onFinding: (BufferFinding) -> Void, onFailure: (RuleFailure) -> Void) -> OutsideScan {
         var out = OutsideScan()

@@ -19,13 +19,17 @@ import MatchEngine
 /// One per worker; not thread-safe.
 final class ArchiveMemberScan {
     let front: InputFront
+    /// The stage this reads for: a member it claims is an archive nested in this one, read
+    /// by this walk under the same budget.
+    let stage: ArchiveStage
     var pipeline: BufferPipeline { front.pipeline }
     var options: ScanOptions { front.options }
     /// What members are read into.
     private let buffer: ArchiveMemberBuffer
 
-    init(front: InputFront) {
+    init(front: InputFront, stage: ArchiveStage) {
         self.front = front
+        self.stage = stage
         let pipeline = front.pipeline
         if pipeline.memberBuffer.inUse {
             buffer = ArchiveMemberBuffer()
@@ -48,23 +52,18 @@ final class ArchiveMemberScan {
         var members = 0
     }
 
-    /// A problem at a member chain (empty: the archive itself), with fixed text.
-    typealias ProblemSink = (_ members: [[UInt8]], _ message: String) -> Void
-
-    /// Scans every member of the archive `source` holds, and then what lies outside them in
+    /// Scans every member of the archive `input` holds, and then what lies outside them in
     /// the source's own bytes (`scanOutside`: headers, directories, comments, padding, what
     /// follows the archive's end, zip entries the directory leaves out), so no byte of an
     /// archive goes unread.
-    /// - Parameters:
-    ///   - opening: how the front opened it (`ArchiveOpening`): a self-extractor's bytes
-    ///     outside its members are the front's to scan, as the input's own.
-    ///   - contextPath: the outer input's path; rules and allowlists see a member as
-    ///     `path!member!inner`, as it is reported. nil for a git blob, scanned before its
-    ///     paths are known (its path conditions are settled later, as for the blob's own).
-    ///   - onFinding: a finding with its member steps first, positions within the member; a
-    ///     finding outside the members has no member step and a raw place in the source.
-    func scan(_ source: ArchiveSource, opening: ArchiveOpening, contextPath: String?, onFinding: @escaping (BufferFinding) -> Void,
-              onFailure: @escaping (RuleFailure, [[UInt8]]) -> Void, onProblem: @escaping ProblemSink) -> Outcome {
+    ///
+    /// A self-extractor's bytes outside its members (`input.opening` `.membersAndBytes`) are
+    /// the front's to scan, as the input's own. Rules and allowlists see a member as
+    /// `path!member!inner`, as it is reported. What is found goes to `sink`: a member's
+    /// finding with its member steps first, positions within the member; a finding outside
+    /// the members with no member step and a raw place in the source; rule failures and
+    /// problems at their member chains (empty: the archive's own bytes).
+    func scan(_ input: ContainerInput, sink: InputFront.Sink) -> Outcome {
         let budget = ArchiveBudget(limits: limits)
         var outcome = Outcome()
         /// Reads every member of `reader`; returns its own problems (at its member chain from
@@ -72,41 +71,35 @@ final class ArchiveMemberScan {
         func walk(_ reader: ArchiveReader, chain: [[UInt8]]) -> [ArchiveProblem] {
             reader.forEachMember { member in
                 let names = chain + [pipeline.names.vet(member.name)]
-                let steps = names.map { ProvenanceStep.archiveMember(path: $0) }
-                let scanned = front.scan(.member(member, buffer: buffer), path: contextPath.map { ArchiveMemberScan.path($0, names) },
-                                         sink: InputFront.Sink(onFinding: { f in
-                    var f = f
-                    f.steps = steps + f.steps
-                    onFinding(f)
-                }, onFailure: { failure, _ in onFailure(failure, names) }, onProblem: { members, message in
-                    onProblem(names + members, message)
-                }))
-                if scanned.opened != nil {
+                let scanned = front.scanMember(.member(member, buffer: buffer), names: names, path: input.path, depth: reader.depth,
+                                               reader: stage, sink: sink)
+                if scanned.opened != nil, scanned.openedBy === stage {
                     let nested = ArchiveReader(source: .member(member), budget: budget, depth: reader.depth + 1)
-                    for problem in walk(nested, chain: names) { onProblem(names + problem.members, problem.message) }
+                    for problem in walk(nested, chain: names) { sink.onProblem(names + problem.members, problem.message) }
                     return
                 }
                 outcome.bytes += scanned.archiveBytes
                 outcome.members += 1
             }
         }
-        let top = ArchiveReader(source: source, budget: budget)
+        let top = ArchiveReader(source: input.source, budget: budget, depth: input.depth)
         let problems = walk(top, chain: [])
         var settled = Set<Int>()
-        if let raw = ArchiveRawBytes(source) {
-            let outside = scanOutside(top, opening: opening, problems: problems, raw: raw, context: InputPlace(path: contextPath), readEntries: { range, kind in
+        if let raw = ArchiveRawBytes(input.source) {
+            let outside = scanOutside(top, opening: input.opening, problems: problems, raw: raw, context: InputPlace(path: input.path),
+                                      readEntries: { range, kind in
                 // Entries found outside the members are read front to back from their header,
                 // as a streaming reader (`bsdtar` from a pipe, `tar --ignore-zeros`) extracts them.
-                let reader = ArchiveReader(source: .stream(raw.stream(range)), kind: kind, budget: budget)
+                let reader = ArchiveReader(source: .stream(raw.stream(range)), kind: kind, budget: budget, depth: input.depth)
                 for problem in walk(reader, chain: []) where !ArchiveMemberScan.settledByRawScan(problem.kind) {
-                    onProblem(problem.members, problem.message)
+                    sink.onProblem(problem.members, problem.message)
                 }
                 return reader
-            }, onFinding: onFinding, onFailure: { onFailure($0, []) })
+            }, onFinding: sink.onFinding, onFailure: { sink.onFailure($0, .archive(members: [])) })
             settled = outside.settled
             outcome.bytes += outside.bytes
         }
-        for (index, problem) in problems.enumerated() where !settled.contains(index) { onProblem(problem.members, problem.message) }
+        for (index, problem) in problems.enumerated() where !settled.contains(index) { sink.onProblem(problem.members, problem.message) }
         return outcome
     }
 
