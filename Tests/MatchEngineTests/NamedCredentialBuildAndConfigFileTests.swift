@@ -1,0 +1,48 @@
+import Foundation
+import XCTest
+import ScanCore
+@testable import MatchEngine
+
+/// Syntaxes and values the pass once missed: Android's Gradle build fields, bare values in a
+/// configuration file's `key = value` block, keyboard runs in a password a policy shaped, and
+/// short hex tokens in headers. Values are built from pieces at run time.
+final class NamedCredentialBuildAndConfigFileTests: XCTestCase {
+    let pass = NamedCredentialPass(providers: ["MapQuest", "Google"])
+    let random = "Rk7Tz2" + "Vq9LmX4pWc8Hs3"
+    /// Two words joined: a weak password, or a variable's name in code.
+    let joined = "quiet" + "_" + "harbor"
+
+    private func found(_ text: String) -> [String] { pass.scan(text).map(\.secret) }
+    private func confidences(_ text: String) -> [Confidence] { pass.scan(text).map(\.confidence) }
+    private func providers(_ text: String) -> [String?] { pass.scan(text).map(\.provider) }
+
+    // MARK: - Gradle
+
+    func testGradleBuildFieldsHoldTheirJavaConstant() {
+        // Groovy, double quotes: the Java literal's quotes escaped inside the string.
+        XCTAssertEqual(found("    buildConfigField \"String\", \"API_KEY\", \"\\\"\(random)\\\"\"\n"), [random])
+        // Groovy, single quotes, spaces around the commas.
+        XCTAssertEqual(found("buildConfigField 'String' , 'API_KEY' , '\"\(random)\"'\n"), [random])
+        // Kotlin's call.
+        XCTAssertEqual(found("buildConfigField(\"String\", \"MAPQUEST_KEY\", \"\\\"\(random)\\\"\")\n"), [random])
+        XCTAssertEqual(providers("buildConfigField(\"String\", \"MAPQUEST_KEY\", \"\\\"\(random)\\\"\")\n"), ["MapQuest"])
+        XCTAssertEqual(confidences("buildConfigField \"String\", \"API_KEY\", \"\\\"\(random)\\\"\"\n"), [.medium])
+    }
+
+    func testGradleResourceValuesHoldTheValueAsWritten() {
+        XCTAssertEqual(found("resValue \"string\", \"google_maps_key\", \"\(random)\"\n"), [random])
+        XCTAssertEqual(providers("resValue \"string\", \"google_maps_key\", \"\(random)\"\n"), ["Google"])
+        XCTAssertEqual(found("resValue(\"string\", \"mapquest_api_key\", \"\(random)\")\n"), [random])
+    }
+
+    func testGradleFieldsWithNoConstantAreNone() {
+        // A property read at build time, a variable, a concatenation, a number, a boolean.
+        XCTAssertEqual(found("buildConfigField \"String\", \"API_KEY\", \"\\\"${mapsKey}\\\"\"\n"), [])
+        XCTAssertEqual(found("buildConfigField \"String\", \"API_KEY\", mapsKey\n"), [])
+        XCTAssertEqual(found("buildConfigField \"String\", \"API_KEY\", \"\\\"\" + props.mapsKey + \"\\\"\"\n"), [])
+        XCTAssertEqual(found("buildConfigField \"String\", \"API_KEY\", \"\(random)\"\n"), [])
+        XCTAssertEqual(found("buildConfigField \"boolean\", \"USE_API_KEY\", \"true\"\n"), [])
+        // Another function's arguments: its second is no name of a value.
+        XCTAssertEqual(found("logField \"String\", \"API_KEY\", \"\\\"\(random)\\\"\"\n"), [])
+    }
+}
