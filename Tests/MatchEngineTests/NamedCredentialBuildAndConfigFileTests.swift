@@ -45,4 +45,33 @@ final class NamedCredentialBuildAndConfigFileTests: XCTestCase {
         // Another function's arguments: its second is no name of a value.
         XCTAssertEqual(found("logField \"String\", \"API_KEY\", \"\\\"\(random)\\\"\"\n"), [])
     }
+
+    // MARK: - Configuration files
+
+    func testBareValuesInAConfigurationBlockAreSettings() {
+        XCTAssertEqual(found("[mail]\nuser = relay\npassword = \(joined)\n"), [joined])
+        XCTAssertEqual(confidences("[mail]\nuser = relay\npassword = \(joined)\n"), [.low])
+        XCTAssertEqual(found("user = relay\n// the relay's\n; kept here\n\npassword = \(joined)\nport = 25\n"), [joined])
+        XCTAssertEqual(found("db.user=app\ndb.password=\(joined)\n"), [joined])
+        // A random key shorter than code's minimum, as a configuration line holds one.
+        let short = String(random.prefix(12))
+        XCTAssertEqual(found("[vendor]\nregion = eu\nmapquest_key = \(short)\n"), [short])
+        XCTAssertEqual(found("region = \"eu\"\nmapquest_key = \(short)\n"), [])
+    }
+
+    func testBareValuesAmongCodeStayExpressions() {
+        XCTAssertEqual(found("import os\nuser = relay\npassword = \(joined)\n"), [])
+        XCTAssertEqual(found("def connect():\n    user = relay\n    password = \(joined)\n"), [])
+        // A quoted neighbour: a language with strings, where a bare word is a name.
+        XCTAssertEqual(found("host = 'db.internal'\npassword = \(joined)\n"), [])
+        XCTAssertEqual(found("user = load_user(cfg)\npassword = \(joined)\n"), [])
+        // A line alone is as much code as configuration.
+        XCTAssertEqual(found("password = \(joined)\n"), [])
+    }
+
+    func testPlaceholdersInAConfigurationBlockAreNone() {
+        for value in ["smtp_password", "changeme", "mypassword", "thisismypassword", "secret", "YOURPASSWORD", "%(pw)s"] {
+            XCTAssertEqual(found("[db]\nuser = app\npassword = \(value)\n"), [], value)
+        }
+    }
 }
