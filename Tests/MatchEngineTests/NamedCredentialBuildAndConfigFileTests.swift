@@ -74,4 +74,29 @@ final class NamedCredentialBuildAndConfigFileTests: XCTestCase {
             XCTAssertEqual(found("[db]\nuser = app\npassword = \(value)\n"), [], value)
         }
     }
+
+    // MARK: - Values
+
+    func testKeyboardRunsInAPolicyShapedPasswordAreWeakPasswords() {
+        let walk = "`" + "Qwert" + "9zx"
+        XCTAssertEqual(found("password = '\(walk)'\n"), [walk])
+        XCTAssertEqual(confidences("password = '\(walk)'\n"), [.low])
+        XCTAssertEqual(found("$cfg['password'] = \"As" + "df#7Lm\";\n"), ["As" + "df#7Lm"])
+        // Two classes or fewer: a test's stand-in. Under a key's name: a sample.
+        XCTAssertEqual(found("password = 'qwe" + "rty99'\n"), [])
+        XCTAssertEqual(found("password = 'as" + "dfghjkl'\n"), [])
+        XCTAssertEqual(found("api_key = \"Qwert" + "#58\(random)\"\n"), [])
+    }
+
+    func testShortHexTokensInHeaders() {
+        // 16 hex digits with 2.95 bits a digit: random hex, below the old gate of 3.0.
+        let hex = "7c1be07a" + "b9c107ea"
+        XCTAssertEqual(found("curl -H \"Token: \(hex)\" https://api.example.org/tasks\n"), [hex])
+        XCTAssertEqual(found("curl -H 'X-Auth-Token: \(hex)' https://api.example.org/tasks\n"), [hex])
+        hex.utf8.withContiguousStorageIfAvailable { XCTAssertTrue(CredentialValueScorer.looksRandom($0)) }
+        // Hex far from random stays out.
+        XCTAssertEqual(found("curl -H \"Token: 1111aaaa" + "2222bbbb\" https://api.example.org\n"), [])
+        // In code, hex under 32 digits is an id's shape, as before.
+        XCTAssertEqual(found("token = \"\(hex)\"\n"), [])
+    }
 }
