@@ -4,8 +4,8 @@ import ScanCore
 @testable import MatchEngine
 
 /// Syntaxes and values the pass once missed: Android's Gradle build fields, bare values in a
-/// configuration file's `key = value` block, keyboard runs in a password a policy shaped, and
-/// short hex tokens in headers. Values are built from pieces at run time.
+/// configuration file's `key = value` block, a credential compared with a literal, keyboard
+/// runs in a password a policy shaped, and short hex tokens in headers. Values are built from pieces at run time.
 final class NamedCredentialBuildAndConfigFileTests: XCTestCase {
     let pass = NamedCredentialPass(providers: ["MapQuest", "Google"])
     let random = "Rk7Tz2" + "Vq9LmX4pWc8Hs3"
@@ -73,6 +73,25 @@ final class NamedCredentialBuildAndConfigFileTests: XCTestCase {
         for value in ["smtp_password", "changeme", "mypassword", "thisismypassword", "secret", "YOURPASSWORD", "%(pw)s"] {
             XCTAssertEqual(found("[db]\nuser = app\npassword = \(value)\n"), [], value)
         }
+    }
+
+    // MARK: - Comparisons
+
+    func testACredentialComparedWithALiteralHoldsIt() {
+        let weak = "kestrel" + "!Moon7"
+        XCTAssertEqual(found("    if password == \"\(weak)\":\n"), [weak])
+        XCTAssertEqual(found("if (password === '\(weak)') {\n"), [weak])
+        XCTAssertEqual(found("if request.form[\"password\"] != \"\(weak)\":\n"), [weak])
+        XCTAssertEqual(found("if api_key == \"\(random)\":\n"), [random])
+        XCTAssertEqual(confidences("if password == \"\(weak)\":\n"), [.low])
+    }
+
+    func testComparisonsWithNoCredentialLiteralAreNone() {
+        XCTAssertEqual(found("if password == \"\":\n"), [])
+        XCTAssertEqual(found("if password == \"password\":\n"), [])
+        XCTAssertEqual(found("if password == other_password:\n"), [])
+        XCTAssertEqual(found("if token_type == \"Bearer\":\n"), [])
+        XCTAssertEqual(found("if password == \"kestrel\" + suffix:\n"), [])
     }
 
     // MARK: - Values

@@ -13,7 +13,7 @@ struct NamedCandidate: Equatable {
 
 /// Reads (name, value) pairs out of a buffer near keyword hits: each name-like token in a span
 /// is tried against the syntaxes (one file each: `+Assignment`, `+YAML`, `+XML`,
-/// `+CommandLine`, `+URL`, `+CallArgument`, `+Gradle`, `+Kubernetes`), which look at most a few hundred
+/// `+CommandLine`, `+URL`, `+CallArgument`, `+Gradle`, `+Comparison`, `+Kubernetes`), which look at most a few hundred
 /// bytes either side of it (a Secret's manifest and a continued command a few kilobytes, once), so the pass is linear in the span: a 10 MB line costs one walk
 /// over its tokens, each bounded.
 struct NamedCredentialReader {
@@ -102,6 +102,7 @@ struct NamedCredentialReader {
             ?? readCallArgument(name, nameStart: start, nameEnd: nameEnd)
             ?? (dashes == 2 ? readFlag(name, nameStart: nameStart, nameEnd: nameEnd) : nil)
             ?? readAssignment(name, nameStart: start, nameEnd: nameEnd)
+            ?? readComparison(name, nameStart: start, nameEnd: nameEnd)
             ?? readYAMLNextLine(name, nameStart: start, nameEnd: nameEnd)
         if let pair { found.append(pair) }
     }
