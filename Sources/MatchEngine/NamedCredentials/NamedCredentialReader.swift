@@ -13,9 +13,10 @@ struct NamedCandidate: Equatable {
 
 /// Reads (name, value) pairs out of a buffer near keyword hits: each name-like token in a span
 /// is tried against the syntaxes (one file each: `+Assignment`, `+YAML`, `+XML`,
-/// `+CommandLine`, `+URL`, `+CallArgument`, `+Gradle`, `+Comparison`, `+Kubernetes`), which look at most a few hundred
-/// bytes either side of it (a Secret's manifest and a continued command a few kilobytes, once), so the pass is linear in the span: a 10 MB line costs one walk
-/// over its tokens, each bounded.
+/// `+CommandLine`, `+URL`, `+CallArgument`, `+Gradle`, `+Comparison`, `+Kubernetes`), which
+/// look at most a few hundred bytes either side of it (a Secret's manifest and a continued
+/// command a few kilobytes, once), so the pass is linear in the span: a 10 MB line costs one
+/// walk over its tokens, each bounded.
 struct NamedCredentialReader {
     let buffer: UnsafeBufferPointer<UInt8>
     let names: CredentialNameScorer
