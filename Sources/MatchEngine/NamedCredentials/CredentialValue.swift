@@ -47,7 +47,7 @@ enum CredentialValueScorer: ASCIIByteClasses {
         if Placeholder.isPlaceholder(UnsafeRawBufferPointer(value)) || isPlaceholderWord(value) { return nil }
         if passwordSlot {
             if isPlaceholderPhrase(value) || isSelfDescription(value) || isElidedOrRepeated(value) { return nil }
-        } else if isElidedOrSample(value) || containsCredentialWord(value) || isCamelCaseTypeName(value) {
+        } else if isElidedOrSample(value, password: name.kind == .password) || containsCredentialWord(value) || isCamelCaseTypeName(value) {
             return nil
         }
         let inCode = form == .quoted || form == .bare
@@ -193,6 +193,15 @@ enum CredentialValueScorer: ASCIIByteClasses {
         return body.allSatisfy { isLetter($0) || $0 == UInt8(ascii: "_") }
     }
 
+    /// How many of lower case, upper case, digits and other printable characters `v` holds.
+    static func characterClasses(_ v: UnsafeBufferPointer<UInt8>) -> Int {
+        var lowerSeen = false, upperSeen = false, digitSeen = false, otherSeen = false
+        for b in v {
+            if isLower(b) { lowerSeen = true } else if isUpper(b) { upperSeen = true } else if isDigit(b) { digitSeen = true } else { otherSeen = true }
+        }
+        return [lowerSeen, upperSeen, digitSeen, otherSeen].filter { $0 }.count
+    }
+
     /// Letters with digits or symbols, 7 characters or more; words joined by `-`, `_` or `.`
     /// (`to-be-stolen`, `alternate-value`) are a phrase, not a mix.
     static func isMixed(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -219,8 +228,9 @@ enum CredentialValueScorer: ASCIIByteClasses {
     // MARK: - Randomness
 
     /// Long enough, mixed enough and with the entropy of a random string of its alphabet: the
-    /// gate is `min(3.5, log2(n) - 0.6)` bits a byte (hex: `min(3.0, ...)`), the generic
-    /// rules' gate, so a 16-character random value of letters and digits passes 99 times in 100.
+    /// gate is `min(3.5, log2(n) - 0.6)` bits a byte (hex: `min(3.0, log2(n) - 1.3)`), the
+    /// generic rules' gate, so a 16-character random value of letters and digits passes 99
+    /// times in 100, and of hex digits 98.
     static func looksRandom(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = v.count
         if n < minimumRandomLength || hasSpace(v) { return false }
@@ -233,8 +243,11 @@ enum CredentialValueScorer: ASCIIByteClasses {
         if digits == 0 && (upper == 0 || lower == 0 || n < 20) { return false }
         let raw = UnsafeRawBufferPointer(v)
         let hex = Entropy.isHexDigits(raw)
-        let cap = hex ? 3.0 : 3.5
-        let gate = min(cap, log2(Double(n)) - 0.6)
+        // Hex has 4 bits a character, not base62's 5.95: at the same offset a random value of
+        // 16 hex digits passed 84 times in 100 (`Token: <16 hex>` headers were missed), so its
+        // gate sits 0.7 lower, near the 1% quantile of random hex as base62's is of base62
+        // (simulated: 16 digits pass 98.8%, 20 97.1%, 24 and more 99.5%).
+        let gate = hex ? min(3.0, log2(Double(n)) - 1.3) : min(3.5, log2(Double(n)) - 0.6)
         if Entropy.shannon(raw) <= gate { return false }
         return !looksLikeWords(v)
     }
@@ -270,10 +283,18 @@ enum CredentialValueScorer: ASCIIByteClasses {
     /// run (`_1234`), a keyboard run (`asdasd`, `qwerty`) or a test word (`ForTestingOnly`):
     /// documentation's values, not credentials. A random value holds none of these but about
     /// once in 10^6 (a given 4-character run in base62, at any of ~30 places).
-    static func isElidedOrSample(_ v: UnsafeBufferPointer<UInt8>) -> Bool {
+    ///
+    /// `password`: the value sits under a password's name. There a keyboard run mixed with
+    /// three or more of lower case, upper case, digits and symbols (`` `123QWERasdf ``) is what
+    /// a password policy (three classes of four, as Windows' and most directories' ask) made
+    /// someone type, a weak password and no stand-in: reported at low, as any weak password.
+    static func isElidedOrSample(_ v: UnsafeBufferPointer<UInt8>, password: Bool = false) -> Bool {
         if isElidedOrRepeated(v) { return true }
         let lowered = v.map(lower)
-        for run in ["1234", "asdasd", "asdf", "qwert", "testing", "testonly", "fortest", "mock", "geheim", "::"] where find(lowered, run) { return true }
+        for run in ["1234", "testing", "testonly", "fortest", "mock", "geheim", "::"] where find(lowered, run) { return true }
+        if !(password && characterClasses(v) >= 3) {
+            for run in ["asdasd", "asdf", "qwert"] where find(lowered, run) { return true }
+        }
         for word in ["test", "dummy", "fake", "sample", "your"] where startsWith(lowered, word) { return true }
         return false
     }

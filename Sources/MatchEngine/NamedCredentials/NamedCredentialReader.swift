@@ -13,9 +13,10 @@ struct NamedCandidate: Equatable {
 
 /// Reads (name, value) pairs out of a buffer near keyword hits: each name-like token in a span
 /// is tried against the syntaxes (one file each: `+Assignment`, `+YAML`, `+XML`,
-/// `+CommandLine`, `+URL`, `+CallArgument`, `+Kubernetes`), which look at most a few hundred
-/// bytes either side of it (a Secret's manifest and a continued command a few kilobytes, once), so the pass is linear in the span: a 10 MB line costs one walk
-/// over its tokens, each bounded.
+/// `+CommandLine`, `+URL`, `+CallArgument`, `+Gradle`, `+Comparison`, `+Kubernetes`), which
+/// look at most a few hundred bytes either side of it (a Secret's manifest and a continued
+/// command a few kilobytes, once), so the pass is linear in the span: a 10 MB line costs one
+/// walk over its tokens, each bounded.
 struct NamedCredentialReader {
     let buffer: UnsafeBufferPointer<UInt8>
     let names: CredentialNameScorer
@@ -98,9 +99,11 @@ struct NamedCredentialReader {
         guard let name = scored else { return }
         let pair = readXMLElement(name, nameStart: start, nameEnd: nameEnd)
             ?? readXMLKeyValue(name, nameStart: start, nameEnd: nameEnd)
+            ?? readGradleField(name, nameStart: start, nameEnd: nameEnd)
             ?? readCallArgument(name, nameStart: start, nameEnd: nameEnd)
             ?? (dashes == 2 ? readFlag(name, nameStart: nameStart, nameEnd: nameEnd) : nil)
             ?? readAssignment(name, nameStart: start, nameEnd: nameEnd)
+            ?? readComparison(name, nameStart: start, nameEnd: nameEnd)
             ?? readYAMLNextLine(name, nameStart: start, nameEnd: nameEnd)
         if let pair { found.append(pair) }
     }

@@ -13,6 +13,7 @@ extension NamedCredentialReader {
         let beforeSeparator = i
         i = skipSpaces(i)
         let spaced = i > beforeSeparator
+        let separator = i
         guard let s = byte(i) else { return nil }
         var afterSeparator: Int
         var colon = false
@@ -67,6 +68,13 @@ extension NamedCredentialReader {
         // name, `=` with no space, the value bare): the variable holds the password and nothing
         // else, a slot. (`password=creds,` in a call's arguments is a keyword argument.)
         if form == .config && !spaced && !colon && name.kind == .password && isEnvironmentName(nameStart..<nameEnd) { form = .slot }
+        // A `key = value` line among configuration lines only (`+ConfigFile`: an INI, properties
+        // or env file's): no code is around to make the bare word a name, so it is the setting
+        // as typed, and under a password's name the password (`password = quiet_harbor`).
+        if form == .bare || form == .config, s == UInt8(ascii: "="), afterSeparator == separator + 1, isConfigLine(nameStart),
+           let start = lineStart(nameStart), isConfigBlock(lineStart: start) {
+            form = name.kind == .password ? .slot : .config
+        }
         // In a password slot (`;Password=rose_garden;`) no variable can stand: words joined are the password.
         if form != .bare && !(form == .slot && name.kind == .password) && looksLikeCodeName(value) { return nil }
         return candidate(name, value: value, matchStart: nameStart, matchEnd: read.end, form: form)
