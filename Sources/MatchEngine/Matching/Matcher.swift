@@ -216,12 +216,17 @@ public final class Matcher {
 
     private func run(ruleIndex: Int, spans: [Range<Int>], buffer: UnsafeRawBufferPointer, pass: RulePass, accept: Range<Int>?,
                      continues: Bool, onMatch: (RuleMatch) -> Void, onFailure: (RuleFailure) -> Void) {
-        let rule = ruleSet.rules[ruleIndex]
-        if let named = rule.namedCredentials {
-            runNamed(named, rule: rule, ruleIndex: ruleIndex, spans: spans, buffer: buffer, pass: pass, accept: accept,
+        // The rule's regex only, not the whole `Rule`: a copy of it retains and releases each of its
+        // two dozen fields, and this runs once per rule and buffer with a keyword hit (273,000 times
+        // on the Python 3.11 tree with site-packages), 1.4% of the folder scan's CPU (perf, dwarf).
+        // The rule itself is read at a match, which is rare.
+        if ruleSet.isNamedCredentials[ruleIndex] {
+            let rule = ruleSet.rules[ruleIndex]
+            runNamed(rule.namedCredentials!, rule: rule, ruleIndex: ruleIndex, spans: spans, buffer: buffer, pass: pass, accept: accept,
                      onMatch: onMatch, onFailure: onFailure)
             return
         }
+        let regex = ruleSet.rules[ruleIndex].regex
         let acceptEnd = accept?.upperBound ?? buffer.count
         var lastEnd = 0
         for span in spans {
@@ -230,7 +235,7 @@ public final class Matcher {
             while start <= span.upperBound && start < acceptEnd {
                 let outcome: RegexMatch
                 if continues {
-                    switch rule.regex.firstMatch(inCut: buffer, from: start, startLimit: span.upperBound, scratch: scratch) {
+                    switch regex.firstMatch(inCut: buffer, from: start, startLimit: span.upperBound, scratch: scratch) {
                     case .outcome(let result):
                         outcome = result
                     case .partial(let at):
@@ -241,7 +246,7 @@ public final class Matcher {
                         return
                     }
                 } else {
-                    outcome = rule.regex.firstMatch(in: buffer, from: start, startLimit: span.upperBound, scratch: scratch)
+                    outcome = regex.firstMatch(in: buffer, from: start, startLimit: span.upperBound, scratch: scratch)
                 }
                 switch outcome {
                 case .noMatch:
@@ -256,6 +261,7 @@ public final class Matcher {
                     lastEnd = start
                     if whole.lowerBound >= acceptEnd { return }
                     if let accept, !accept.contains(whole.lowerBound) { continue }
+                    let rule = ruleSet.rules[ruleIndex]
                     guard let secret = secretRange(rule, groups), !secret.isEmpty else { continue }
                     let checksum = { rule.checksum?.holds(UnsafeRawBufferPointer(rebasing: buffer[secret])) }
                     var pending: DeferredChecks?
