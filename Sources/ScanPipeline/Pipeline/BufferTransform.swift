@@ -49,7 +49,9 @@ struct DerivedBuffer {
 /// derived bytes (the value the rule saw), so the same key hashes the same however it
 /// was stored.
 ///
-/// To add a transform (a decoder, an archive reader):
+/// To add a transform (a decoder, another reading of the same bytes; a container format that
+/// replaces an input's own scan, such as an archive, is a `ContainerStage` in
+/// `ScanPipeline/Containers/` instead):
 /// 1. write a `final class` conforming to `BufferTransform` in `ScanPipeline/Pipeline/`
 ///    (or a module of its own that ScanPipeline depends on, keeping the class here thin);
 ///    `applies(toBinary:)` says which buffers it runs on; `derive` calls its callback once
