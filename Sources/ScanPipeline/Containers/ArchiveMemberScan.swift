@@ -73,7 +73,7 @@ final class ArchiveMemberScan {
                 let names = chain + [pipeline.names.vet(member.name)]
                 let scanned = front.scanMember(.member(member, buffer: buffer), names: names, path: input.path, depth: reader.depth,
                                                reader: stage, sink: sink)
-                if scanned.opened != nil, scanned.openedBy === stage {
+                if scanned.openedBy === stage {
                     let nested = ArchiveReader(source: .member(member), budget: budget, depth: reader.depth + 1)
                     for problem in walk(nested, chain: names) { sink.onProblem(names + problem.members, problem.message) }
                     return

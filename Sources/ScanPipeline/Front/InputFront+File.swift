@@ -20,8 +20,7 @@ extension InputFront {
         do {
             try reader.read(entry, limit: options.maxFileSize) { chunk in
                 if chunk.fileOffset == 0, options.maxArchiveDepth > 0, let claim = containerClaim(chunk) {
-                    out.opened = claim.opening
-                    out.openedBy = claim.stage
+                    out.claim = claim
                     out.archiveBytes += open(claim, .fileDescriptor(chunk.fileDescriptor), path: path, sink: sink)
                     if claim.opening == .members {
                         out.binary = true

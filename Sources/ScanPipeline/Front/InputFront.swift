@@ -75,11 +75,14 @@ final class InputFront {
     struct Outcome {
         /// Whether the input's own bytes looked binary (an archive from its first byte: true).
         var binary = false
-        /// How a container stage opened the input, if one claimed it; for a member of an
-        /// archive being read, claimed by the stage reading it, only claimed (`scanMember`).
-        var opened: ContainerOpening?
+        /// The container stage that claimed the input and how it opened it, if one did; for a
+        /// member of an archive being read, only claimed (`scanMember` opens it, or the reader
+        /// of the archive it is in).
+        var claim: ContainerStages.Claim?
+        /// How the claiming stage opened the input.
+        var opened: ContainerOpening? { claim?.opening }
         /// The stage that claimed it.
-        var openedBy: (any ContainerStage)?
+        var openedBy: (any ContainerStage)? { claim?.stage }
         /// Bytes of an archive's members and of its raw bytes outside them scanned; for a
         /// member held whole, its bytes.
         var archiveBytes = 0
@@ -116,8 +119,7 @@ final class InputFront {
         if options.maxArchiveDepth > 0,
            let claim = containers.claim(head: bytes, tail: UnsafeRawBufferPointer(rebasing: bytes.suffix(ArchiveKind.tailLength)),
                                         totalSize: bytes.count) {
-            out.opened = claim.opening
-            out.openedBy = claim.stage
+            out.claim = claim
             out.archiveBytes = open(claim, .buffer(bytes), path: path, sink: sink)
             if claim.opening == .members { out.binary = true; return out }
         }
@@ -133,8 +135,7 @@ final class InputFront {
         var out = Outcome()
         let head = member.peek(ArchiveKind.headLength)
         if let claim = head.withUnsafeBytes({ containers.claim(head: $0, tail: nil, totalSize: 0) }) {
-            out.opened = claim.opening
-            out.openedBy = claim.stage
+            out.claim = claim
             return out
         }
         let cap = options.inMemoryLimit
@@ -182,8 +183,8 @@ final class InputFront {
         containerDepth = depth
         defer { containerDepth = outer }
         var out = scan(bytes, path: memberPath, sink: memberSink)
-        if let stage = out.openedBy, let opening = out.opened, stage !== reader, case .member(let member, _) = bytes {
-            out.archiveBytes = open(ContainerStages.Claim(stage: stage, opening: opening), .member(member), path: memberPath, sink: memberSink)
+        if let claim = out.claim, claim.stage !== reader, case .member(let member, _) = bytes {
+            out.archiveBytes = open(claim, .member(member), path: memberPath, sink: memberSink)
         }
         return out
     }

@@ -89,8 +89,7 @@ final class StreamedBlobScanner {
                 guard stream.read(into: buffer.baseAddress!, count: count) else { cut = true; return -1 }
                 return count
             }
-            out.opened = claim.opening
-            out.openedBy = claim.stage
+            out.claim = claim
             out.archiveBytes = front.open(claim, source, path: path, sink: sink)
             out.binary = true
             out.complete = !cut
@@ -171,8 +170,7 @@ final class StreamedBlobScanner {
         if binary, held == nil, opensArchives,
            let claim = front.containers.claim(head: UnsafeRawBufferPointer(start: nil, count: 0), tail: tail, totalSize: size),
            claim.opening == .membersAndBytes {
-            out.opened = .membersAndBytes
-            out.openedBy = claim.stage
+            out.claim = claim
             if let appended, appended.stage === claim.stage {
                 appended.sink.replay(to: sink)
             } else {
